@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+// stream-search: a typeahead stream processor. No package dependencies: only the toolchain's
+// Foundation, FoundationNetworking, Dispatch, Synchronization and Testing.
+import PackageDescription
+
+let package = Package(
+  name: "stream-search",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Streams", targets: ["Streams"]),
+    .library(name: "Pipeline", targets: ["Pipeline"]),
+    .executable(name: "stream-search", targets: ["stream-search"]),
+  ],
+  targets: [
+    .target(name: "Streams"),
+    .target(name: "Pipeline", dependencies: ["Streams"]),
+    .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
+    .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport"]),
+    .testTarget(
+      name: "CommandLineTests",
+      dependencies: ["stream-search", "Pipeline", "TestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

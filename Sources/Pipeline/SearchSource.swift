@@ -1,0 +1,84 @@
+// The one protocol every backend implements: the iTunes Search API, the offline catalog, and
+// the counting stubs of the tests.
+
+/// What one request asks of a source: a term in one category.
+public struct SearchRequest: Sendable, Hashable {
+  /// The term as the user typed it, trimmed and with inner whitespace collapsed.
+  public var term: String
+  public var category: Category
+  /// How many items at most, 1 to 200.
+  public var limit: Int
+  /// The two-letter store country, e.g. "US".
+  public var country: String
+  /// The iTunes `lang` parameter, e.g. "en_us"; nil leaves it out.
+  public var language: String?
+  /// The iTunes `explicit` parameter; nil leaves it out.
+  public var explicit: Bool?
+
+  /// Creates a request.
+  public init(
+    term: String, category: Category, limit: Int = 25, country: String = "US",
+    language: String? = nil, explicit: Bool? = nil
+  ) {
+    self.term = term
+    self.category = category
+    self.limit = limit
+    self.country = country
+    self.language = language
+    self.explicit = explicit
+  }
+}
+
+/// A backend that answers searches.
+///
+/// Implementations must be cancellable: when the calling task is cancelled, stop the work
+/// (abort a network request) and throw `CancellationError`.
+public protocol SearchSource: Sendable {
+  /// A short stable name ("catalog", "itunes", or the server's URL), part of every cache key.
+  var name: String { get }
+
+  /// The items matching `request`, at most `request.limit` of them, best first.
+  ///
+  /// - Throws: `SearchError` for a failure, `CancellationError` when the task was cancelled.
+  func search(_ request: SearchRequest) async throws -> [SearchItem]
+}
+
+/// Why a source could not answer.
+public enum SearchError: Error, Sendable, Hashable {
+  /// The service refused for exceeding its rate (iTunes: 403 with an empty body, or 429).
+  case rateLimited
+  /// No connection: refused, unreachable, DNS failure.
+  case offline(String)
+  /// No answer within the timeout.
+  case timedOut
+  /// The service failed: a 5xx status.
+  case server(Int)
+  /// A status that is neither success, rate limiting, not-found nor a server error.
+  case badStatus(Int)
+  /// The body could not be decoded; carries a short excerpt of it.
+  case decoding(String)
+
+  /// The kind, as written in events: rateLimited, offline, timedOut, server, badStatus, decoding.
+  public var kind: String {
+    switch self {
+    case .rateLimited: "rateLimited"
+    case .offline: "offline"
+    case .timedOut: "timedOut"
+    case .server: "server"
+    case .badStatus: "badStatus"
+    case .decoding: "decoding"
+    }
+  }
+
+  /// A one-line explanation for people.
+  public var message: String {
+    switch self {
+    case .rateLimited: "the service refused the request: rate limit exceeded"
+    case .offline(let reason): "cannot reach the service: \(reason)"
+    case .timedOut: "no answer within the timeout"
+    case .server(let code): "the service failed with status \(code)"
+    case .badStatus(let code): "unexpected status \(code)"
+    case .decoding(let excerpt): "cannot decode the answer: \(excerpt)"
+    }
+  }
+}

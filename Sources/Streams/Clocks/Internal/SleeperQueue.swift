@@ -1,0 +1,110 @@
+// The bookkeeping shared by the clocks whose time moves on command: who sleeps until when,
+// in what order they wake, and what happens when a sleeper is cancelled before or after it
+// registered. Callers hold a lock around every method; continuations are resumed outside it.
+
+/// Sleepers of a manually driven clock, ordered by (deadline, registration).
+struct SleeperQueue: ~Copyable {
+  typealias Continuation = UnsafeContinuation<Void, any Error>
+
+  private struct Key: Comparable {
+    var deadline: Duration
+    var id: UInt64
+    static func < (lhs: Key, rhs: Key) -> Bool {
+      (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id)
+    }
+  }
+
+  private enum Entry {
+    /// `sleep` is between taking an id and registering its continuation.
+    case reserved
+    /// Cancelled before its continuation was registered: registration must throw at once.
+    case cancelledEarly
+    case waiting(Continuation)
+  }
+
+  private(set) var now: Duration
+  private var nextID: UInt64 = 0
+  private var heap = MinHeap<Key>()
+  private var entries: [UInt64: Entry] = [:]
+  private(set) var sleeperCount = 0
+
+  init(now: Duration) { self.now = now }
+
+  mutating func reserve() -> UInt64 {
+    nextID &+= 1
+    entries[nextID] = .reserved
+    return nextID
+  }
+
+  /// Registers a continuation; returns the result to resume it with at once, if any.
+  mutating func register(
+    _ id: UInt64, deadline: Duration, continuation: Continuation
+  ) -> Result<Void, any Error>? {
+    switch entries[id] {
+    case .cancelledEarly:
+      entries[id] = nil
+      return .failure(CancellationError())
+    case .reserved where deadline <= now:
+      entries[id] = nil
+      return .success(())
+    case .reserved:
+      entries[id] = .waiting(continuation)
+      heap.push(Key(deadline: deadline, id: id))
+      sleeperCount += 1
+      return nil
+    case .waiting, nil:
+      preconditionFailure("Internal inconsistency: sleeper \(id) registered twice")
+    }
+  }
+
+  /// Removes a cancelled sleeper; returns its continuation if it was waiting.
+  mutating func cancel(_ id: UInt64) -> Continuation? {
+    switch entries[id] {
+    case .reserved:
+      // Cancelled before registering: remember, so registration throws.
+      entries[id] = .cancelledEarly
+      return nil
+    case .waiting(let continuation):
+      entries[id] = nil
+      sleeperCount -= 1
+      return continuation
+    case .cancelledEarly, nil:
+      // Already woken or already cancelled: nothing to do.
+      return nil
+    }
+  }
+
+  /// The earliest deadline of a sleeper still waiting.
+  mutating func nextDeadline() -> Duration? {
+    dropStaleHead()
+    return heap.min?.deadline
+  }
+
+  /// Moves time to the earliest deadline if it is at or before `limit`, and removes the sleepers
+  /// due then, in registration order. Returns nil when no sleeper is due by `limit`.
+  mutating func popEarliest(notAfter limit: Duration) -> [Continuation]? {
+    guard let deadline = nextDeadline(), deadline <= limit else { return nil }
+    if deadline > now { now = deadline }
+    var due: [Continuation] = []
+    while let head = heap.min, head.deadline == deadline {
+      heap.popMin()
+      if case .waiting(let continuation) = entries.removeValue(forKey: head.id) {
+        due.append(continuation)
+        sleeperCount -= 1
+      }
+    }
+    return due
+  }
+
+  mutating func setNow(_ instant: Duration) {
+    if instant > now { now = instant }
+  }
+
+  /// Heap keys of cancelled sleepers stay until they reach the top: drop them there.
+  private mutating func dropStaleHead() {
+    while let head = heap.min {
+      if case .waiting = entries[head.id] { return }
+      heap.popMin()
+    }
+  }
+}

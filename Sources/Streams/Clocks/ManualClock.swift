@@ -1,0 +1,132 @@
+// A clock whose time moves only when it is told to: the clock of tests and of virtual-time replay.
+import Synchronization
+
+/// A clock whose time moves only when `advance(by:)` or `advance(to:)` is called.
+///
+/// Useful for testing code that waits: hand it to the code under test instead of
+/// `ContinuousClock`, then move time forward and check what happened at each instant.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let task = Task { try await clock.sleep(for: .milliseconds(500)) }
+/// clock.advance(by: .milliseconds(499))   // the task still sleeps
+/// clock.advance(by: .milliseconds(1))     // now it wakes
+/// ```
+///
+/// ## Semantics
+/// - A sleep whose deadline has already been reached (or a negative duration) returns at once
+///   without suspending.
+/// - Cancelling a sleeping task throws `CancellationError` from its `sleep` at once and removes it.
+/// - Sleepers due at the same instant wake in registration order; earlier deadlines wake first.
+///
+/// > Important: `advance` resumes the sleepers but does not wait for the work they then do,
+/// > which runs wherever their tasks run. To observe that work deterministically, drive the
+/// > code with ``VirtualTimeRunner``, whose `clock` is a `ManualClock`.
+public final class ManualClock: Clock, Sendable {
+  /// A point in a manual clock's time: an offset from its zero.
+  public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    /// The time elapsed since the clock's zero.
+    public var offset: Duration
+
+    /// Creates the instant `offset` after the clock's zero.
+    public init(offset: Duration) { self.offset = offset }
+
+    /// The clock's zero.
+    public static var zero: Instant { Instant(offset: .zero) }
+
+    /// The instant `duration` later.
+    public func advanced(by duration: Duration) -> Instant {
+      Instant(offset: offset + duration)
+    }
+
+    /// The duration from this instant to `other`.
+    public func duration(to other: Instant) -> Duration {
+      other.offset - offset
+    }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+
+    public var description: String { describe(offset) }
+  }
+
+  private let sleepers: Mutex<SleeperQueue>
+
+  /// Creates a clock that reads `now`, and moves only when told to.
+  public init(now: Instant = .zero) {
+    sleepers = Mutex(SleeperQueue(now: now.offset))
+  }
+
+  /// The clock's current time.
+  public var now: Instant { Instant(offset: sleepers.withLock { $0.now }) }
+
+  /// Zero: the clock can represent any instant.
+  public var minimumResolution: Duration { .zero }
+
+  /// How many tasks are asleep on this clock.
+  public var sleeperCount: Int { sleepers.withLock { $0.sleeperCount } }
+
+  /// The earliest deadline among the sleepers, or nil when none sleeps.
+  public var nextDeadline: Instant? {
+    sleepers.withLock { $0.nextDeadline() }.map(Instant.init(offset:))
+  }
+
+  /// Suspends until the clock reaches `deadline`.
+  ///
+  /// Returns at once when the deadline has been reached; throws `CancellationError` at once when
+  /// the task is cancelled, before or during the sleep. `tolerance` is ignored: wake-ups are exact.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let id: UInt64? = sleepers.withLock { state in
+      deadline.offset <= state.now ? nil : state.reserve()
+    }
+    guard let id else { return }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: SleeperQueue.Continuation) in
+        let immediate = sleepers.withLock {
+          $0.register(id, deadline: deadline.offset, continuation: continuation)
+        }
+        if let immediate { continuation.resume(with: immediate) }
+      }
+    } onCancel: {
+      sleepers.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Moves time forward by `duration` and wakes every sleeper due by then, earliest first.
+  public func advance(by duration: Duration) {
+    advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves time to `instant` (never backwards) and wakes every sleeper due by then, earliest
+  /// deadline first, registration order within a deadline.
+  public func advance(to instant: Instant) {
+    while let due = sleepers.withLock({ $0.popEarliest(notAfter: instant.offset) }) {
+      for continuation in due { continuation.resume() }
+    }
+    sleepers.withLock { $0.setNow(instant.offset) }
+  }
+
+  /// Moves time to the earliest deadline if it is at or before `limit`, and wakes the sleepers
+  /// due then. Returns false when no sleeper is due by `limit`. The runner's single step.
+  func wakeEarliest(notAfter limit: Instant) -> Bool {
+    guard let due = sleepers.withLock({ $0.popEarliest(notAfter: limit.offset) }) else { return false }
+    for continuation in due { continuation.resume() }
+    return true
+  }
+
+  /// Moves time to `instant` without waking anyone (callers have woken everyone due first).
+  func setNow(_ instant: Instant) {
+    sleepers.withLock { $0.setNow(instant.offset) }
+  }
+}
+
+/// Formats a duration in the units a person reads: "499 ms", "1.2 s".
+func describe(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  let totalMilliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+  if abs(totalMilliseconds) < 1_000 {
+    return totalMilliseconds == totalMilliseconds.rounded()
+      ? "\(Int(totalMilliseconds)) ms" : "\(totalMilliseconds) ms"
+  }
+  return "\(totalMilliseconds / 1_000) s"
+}

@@ -1,0 +1,2 @@
+// Placeholder until the command-line issue lands.
+print("stream-search")

@@ -1,0 +1,2 @@
+// Test support: servers and helpers the test targets share.
+enum TestSupportPlaceholder {}

@@ -89,6 +89,33 @@ import Testing
   }
 }
 
+extension VirtualTimeRunnerTests {
+  actor Spawner {
+    func sleepInUnstructuredTask(_ clock: ManualClock, for delay: Int64) async -> Int64 {
+      let task = Task(inheritingExecutor: { () -> Int64 in
+        try? await clock.sleep(for: .milliseconds(delay))
+        return clock.now.milliseconds
+      })
+      return await task.value
+    }
+  }
+
+  @Test func unstructuredTasksStartedWithInheritingExecutorStayOnTheRunner() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let fromActor = try runner.run { await Spawner().sleepInUnstructuredTask(clock, for: 5) }
+    let fromTask = try runner.run { () -> Int64 in
+      let task = Task(inheritingExecutor: { () -> Int64 in
+        try? await clock.sleep(for: .milliseconds(7))
+        return clock.now.milliseconds
+      })
+      return await task.value
+    }
+    #expect(fromActor == 5)
+    #expect(fromTask == 12)
+  }
+}
+
 actor Log {
   var entries: [String] = []
   func add(_ entry: String) { entries.append(entry) }

@@ -35,7 +35,8 @@ import Synchronization
 /// - ``advance(to:)`` is inclusive: a deadline equal to the target instant fires.
 ///
 /// ## What escapes it
-/// Work that does not run on the task executor is not ordered by the runner: `@MainActor` code,
+/// Unstructured tasks do not inherit an executor preference: start them with
+/// `Task(inheritingExecutor:)`, which keeps them on the runner. Work that does not run on the task executor is not ordered by the runner: `@MainActor` code,
 /// actors with custom executors, `Task.detached`, and real I/O completing on other threads. Jobs
 /// such work enqueues here run when the runner is next driven, so results that depend on it are
 /// no longer deterministic. Feed input from the driving thread instead, as replay does.
@@ -64,9 +65,9 @@ public final class VirtualTimeRunner: Sendable {
     _ body: @escaping @Sendable () async throws -> Result
   ) -> VirtualTask<Result> {
     let outcome = VirtualTask<Result>.Outcome()
-    let task = Task(executorPreference: executor) {
+    let task = Task(executorPreference: executor) { [executor] in
       do {
-        let value = try await body()
+        let value = try await InheritedExecutor.$preferred.withValue(executor) { try await body() }
         outcome.state.withLock { $0 = .finished(.success(value)) }
       } catch {
         outcome.state.withLock { $0 = .finished(.failure(error)) }

@@ -1,0 +1,36 @@
+// Unstructured tasks do not inherit a task executor preference (SE-0417): a `Task {}` started
+// inside a virtual-time run would escape to the global pool and race the runner. Every
+// unstructured task in this package is started through these initialisers instead.
+
+/// The task executor that tasks started by a ``VirtualTimeRunner`` prefer, carried in a
+/// task-local value because task-locals, unlike executor preferences, are copied into
+/// unstructured tasks.
+public enum InheritedExecutor {
+  @TaskLocal static var preferred: (any TaskExecutor)?
+
+  /// The executor an unstructured task started here should prefer: the runner's inside a
+  /// virtual-time run, nil (the global concurrent executor) elsewhere.
+  public static var current: (any TaskExecutor)? { preferred }
+}
+
+extension Task where Failure == Never {
+  /// Starts an unstructured task that stays on the current virtual-time runner, if any.
+  ///
+  /// Use it wherever `Task { … }` would be written in code that may run in virtual time: outside
+  /// a ``VirtualTimeRunner`` it behaves exactly like `Task { … }`.
+  @discardableResult
+  public init(inheritingExecutor operation: @escaping @Sendable () async -> Success) {
+    self.init(executorPreference: InheritedExecutor.preferred, operation: operation)
+  }
+}
+
+extension Task where Failure == any Error {
+  /// Starts an unstructured throwing task that stays on the current virtual-time runner, if any.
+  ///
+  /// Use it wherever `Task { … }` would be written in code that may run in virtual time: outside
+  /// a ``VirtualTimeRunner`` it behaves exactly like `Task { … }`.
+  @discardableResult
+  public init(inheritingExecutor operation: @escaping @Sendable () async throws -> Success) {
+    self.init(executorPreference: InheritedExecutor.preferred, operation: operation)
+  }
+}

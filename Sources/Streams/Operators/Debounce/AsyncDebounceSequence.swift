@@ -1,0 +1,82 @@
+// debounce: emit an element only after its quiet period has passed with no newer element.
+
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Emits an element once `interval` has passed on `clock` without a newer element.
+  ///
+  /// Useful for a search field: only the text the user paused on is searched.
+  ///
+  /// ```swift
+  /// for try await text in keystrokes.debounce(for: .milliseconds(300), clock: clock) { … }
+  /// ```
+  ///
+  /// See ``AsyncDebounceSequence`` for the exact semantics.
+  public func debounce<C: Clock>(
+    for interval: Duration, clock: C
+  ) -> AsyncDebounceSequence<Self, C> where C.Duration == Duration {
+    AsyncDebounceSequence(base: self, clock: clock, quietPeriod: { _ in interval })
+  }
+
+  /// Emits an element once the quiet period chosen for it has passed on `clock` without a newer
+  /// element (RxJS `debounce(durationSelector)`). A zero or negative period emits at once.
+  ///
+  /// Useful when some elements must not wait: an emptied search field clears the results at
+  /// once while letters wait for the typist to pause.
+  ///
+  /// ```swift
+  /// texts.debounce(clock: clock) { $0.isEmpty ? .zero : .milliseconds(300) }
+  /// ```
+  public func debounce<C: Clock>(
+    clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration
+  ) -> AsyncDebounceSequence<Self, C> where C.Duration == Duration {
+    AsyncDebounceSequence(base: self, clock: clock, quietPeriod: quietPeriod)
+  }
+}
+
+/// An asynchronous sequence that emits an element of its base only after the element's quiet
+/// period has passed with no newer element (trailing edge).
+///
+/// ## Semantics
+/// - **Element**: the element becomes pending with deadline `now + quietPeriod(element)`,
+///   replacing any pending element. At its deadline (inclusive) it is emitted. A zero or
+///   negative quiet period emits it at once and drops any pending element.
+/// - **Finish**: a pending element is emitted at once, then the sequence finishes.
+/// - **Failure**: the pending element is dropped and the error is thrown to the consumer.
+/// - **Cancellation**: when the consuming task is cancelled or drops the iterator, nothing more
+///   is emitted and iteration of the base is cancelled.
+///
+/// ## Ordering
+/// Elements are emitted in the order of their deadlines; a waiting consumer receives each as
+/// soon as it is due. Produced elements a slow consumer has not taken yet are buffered.
+///
+/// ## Caveats
+/// One consumer at a time. The base is iterated by a task of the sequence's own, started on the
+/// first `next()`; on a ``VirtualTimeRunner`` it stays on the runner.
+public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+where Base.Element: Sendable, C.Duration == Duration {
+  public typealias Element = Base.Element
+
+  let base: Base
+  let clock: C
+  let quietPeriod: @Sendable (Element) -> Duration
+
+  /// Creates the iterator; iteration of the base starts on its first `next()`.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(storage: DebounceStorage(base: base, clock: clock, quietPeriod: quietPeriod))
+  }
+
+  /// Produces the debounced elements; see ``AsyncDebounceSequence``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let storage: DebounceStorage<Base, C>
+    let lifetime: IteratorLifetime
+
+    init(storage: DebounceStorage<Base, C>) {
+      self.storage = storage
+      self.lifetime = IteratorLifetime { storage.consumerCancelled() }
+    }
+
+    /// The next debounced element, or nil when the sequence finished or the task was cancelled.
+    public mutating func next() async throws -> Element? {
+      try await storage.next()
+    }
+  }
+}

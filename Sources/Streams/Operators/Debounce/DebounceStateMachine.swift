@@ -1,0 +1,123 @@
+// The decisions of debounce, free of locks and tasks: what to do on an element, a timer's
+// wake-up, the end of the base, and the consumer going away.
+
+/// Debounce's state: the pending element, the one timer task, and the consumer side.
+struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
+  /// What the storage does after releasing the lock.
+  struct Action {
+    var resumption: Resumption<Element>?
+    var cancelTimer: Task<Void, Never>?
+    var cancelPump: Task<Void, Never>?
+    var startTimer: (generation: UInt64, deadline: Instant)?
+  }
+
+  private var pending: (element: Element, deadline: Instant)?
+  private var timer: (task: Task<Void, Never>?, generation: UInt64, deadline: Instant)?
+  private var timerGeneration: UInt64 = 0
+  private var pump: Task<Void, Never>?
+  private(set) var downstream = Downstream<Element>()
+
+  /// Whether the base's iteration has been started.
+  var hasStarted: Bool { pump != nil || downstream.isEnded }
+
+  mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
+    // The consumer may have gone between deciding to start and starting: stop it then.
+    guard !downstream.isEnded else { return task }
+    pump = task
+    return nil
+  }
+
+  mutating func timerStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
+    // A newer timer replaced this one while it was being created: it has no work.
+    guard let current = timer, current.generation == generation else { return task }
+    timer?.task = task
+    return nil
+  }
+
+  mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
+    var action = Action()
+    guard !downstream.isEnded else { return action }
+    if deadline <= now {
+      // A zero quiet period: emit at once; any pending element is superseded.
+      pending = nil
+      action.cancelTimer = takeTimer()
+      action.resumption = downstream.send(element)
+      return action
+    }
+    pending = (element, deadline)
+    if let current = timer, current.deadline <= deadline {
+      // The running timer wakes first and re-arms for the later deadline: no new task.
+      return action
+    }
+    // No timer, or one that would wake too late (a shorter period than the last): replace it.
+    action.cancelTimer = takeTimer()
+    timerGeneration &+= 1
+    timer = (nil, timerGeneration, deadline)
+    action.startTimer = (timerGeneration, deadline)
+    return action
+  }
+
+  /// A timer woke at `now`: emit the pending element if due, or say when to wake again.
+  mutating func timerFired(generation: UInt64, now: Instant) -> (Resumption<Element>?, rearm: Instant?) {
+    guard let current = timer, current.generation == generation else {
+      // A replaced timer whose cancellation raced its wake-up: ignore it.
+      return (nil, nil)
+    }
+    guard let due = pending else {
+      // The pending element was emitted or superseded by a zero-period element.
+      timer = nil
+      return (nil, nil)
+    }
+    if due.deadline <= now {
+      pending = nil
+      timer = nil
+      return (downstream.send(due.element), nil)
+    }
+    // A newer element moved the deadline: sleep again rather than start a new task.
+    timer = (current.task, generation, due.deadline)
+    return (nil, due.deadline)
+  }
+
+  mutating func baseFinished() -> Action {
+    var action = Action()
+    action.cancelTimer = takeTimer()
+    if let due = pending {
+      // The base ended: the pending element need not wait for its deadline.
+      pending = nil
+      action.resumption = downstream.send(due.element)
+    }
+    // At most one of the two resumes the consumer: finish() waits behind a buffered element.
+    let end = downstream.finish()
+    action.resumption = action.resumption ?? end
+    return action
+  }
+
+  mutating func baseFailed(_ error: any Error) -> Action {
+    pending = nil
+    var action = Action()
+    action.cancelTimer = takeTimer()
+    action.resumption = downstream.finish(throwing: error)
+    return action
+  }
+
+  mutating func consumerCancelled() -> Action {
+    pending = nil
+    var action = Action()
+    action.cancelTimer = takeTimer()
+    action.cancelPump = pump
+    pump = nil
+    action.resumption = downstream.cancel()
+    return action
+  }
+
+  mutating func poll() -> Result<Element?, any Error>? { downstream.poll() }
+
+  mutating func wait(_ continuation: UnsafeContinuation<Element?, any Error>) -> Resumption<Element>? {
+    downstream.wait(continuation)
+  }
+
+  private mutating func takeTimer() -> Task<Void, Never>? {
+    defer { timer = nil }
+    return timer?.task
+  }
+}

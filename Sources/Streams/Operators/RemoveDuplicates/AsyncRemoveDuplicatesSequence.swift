@@ -1,0 +1,80 @@
+// removeDuplicates: drop an element whose key equals the previous element's key.
+
+extension AsyncSequence {
+  /// Drops each element whose `key` equals the key of the element before it.
+  ///
+  /// Useful after a debounce: "tay" typed, erased and typed again settles twice on the same text,
+  /// and should not search twice. Only adjacent duplicates are dropped (O(1) memory).
+  ///
+  /// ```swift
+  /// terms.removeDuplicates(by: { $0.lowercased() })
+  /// ```
+  public func removeDuplicates<Key: Equatable>(
+    by key: @escaping @Sendable (Element) -> Key
+  ) -> AsyncRemoveDuplicatesSequence<Self, Key> {
+    AsyncRemoveDuplicatesSequence(base: self, key: key)
+  }
+}
+
+extension AsyncSequence where Element: Equatable & Sendable {
+  /// Drops each element equal to the element before it.
+  public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self, Element> {
+    AsyncRemoveDuplicatesSequence(base: self, key: { $0 })
+  }
+}
+
+/// An asynchronous sequence of its base's elements without adjacent duplicates by key.
+///
+/// - **Element**: emitted when its key differs from the previous element's key (the first
+///   element is always emitted); otherwise dropped.
+/// - **Finish** and **failure**: passed through as they come.
+/// - **Cancellation**: it runs in the consumer's task; the base sees the same cancellation.
+public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence, Key: Equatable>: AsyncSequence {
+  public typealias Element = Base.Element
+
+  @usableFromInline let base: Base
+  @usableFromInline let key: @Sendable (Element) -> Key
+
+  @inlinable init(base: Base, key: @escaping @Sendable (Element) -> Key) {
+    self.base = base
+    self.key = key
+  }
+
+  /// Creates the iterator.
+  @inlinable public func makeAsyncIterator() -> Iterator {
+    Iterator(base: base.makeAsyncIterator(), key: key)
+  }
+
+  /// Produces the elements whose key differs from the previous one's.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let key: @Sendable (Element) -> Key
+    @usableFromInline var lastKey: Key?
+
+    @inlinable init(base: Base.AsyncIterator, key: @escaping @Sendable (Element) -> Key) {
+      self.base = base
+      self.key = key
+    }
+
+    /// The next element whose key differs from the previous element's, or nil at the end.
+    @inlinable public mutating func next(
+      isolation actor: isolated (any Actor)? = #isolation
+    ) async throws(Base.Failure) -> Element? {
+      while let element = try await base.next(isolation: actor) {
+        let elementKey = key(element)
+        if elementKey != lastKey {
+          lastKey = elementKey
+          return element
+        }
+      }
+      return nil
+    }
+
+    /// The next element whose key differs from the previous element's, or nil at the end.
+    @inlinable public mutating func next() async throws -> Element? {
+      try await next(isolation: nil)
+    }
+  }
+}
+
+extension AsyncRemoveDuplicatesSequence: Sendable where Base: Sendable {}

@@ -1,0 +1,97 @@
+// switchMap (cancel-previous): each element starts a child task and cancels the one before it.
+
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// For each element, runs `child` in a new task and cancels the previous element's child.
+  ///
+  /// Useful for searching as the user types: a newer term cancels the search in flight, and
+  /// cooperative cancellation reaches its network request. The child emits its outputs through
+  /// the emitter it is given; the sequence yields them, and says which children were cancelled.
+  ///
+  /// ```swift
+  /// for try await event in terms.switchMap({ term, emit in
+  ///   emit(.started(term))
+  ///   emit(.answered(await search(term)))
+  /// }) {
+  ///   switch event {
+  ///   case .output(let output): show(output)
+  ///   case .cancelled(let term, by: let newer): log("\(term) superseded by \(newer)")
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// See ``AsyncSwitchMapSequence`` for the exact semantics.
+  public func switchMap<Output: Sendable>(
+    _ child: @escaping @Sendable (Element, SwitchMapEmitter<Output>) async -> Void
+  ) -> AsyncSwitchMapSequence<Self, Output> {
+    AsyncSwitchMapSequence(base: self, child: child)
+  }
+}
+
+/// What a ``AsyncSwitchMapSequence`` yields.
+public enum SwitchMapEvent<Input: Sendable, Output: Sendable>: Sendable {
+  /// An output of the latest element's child.
+  case output(Output)
+  /// The child of `input` had not returned when the newer element `by` arrived, and was
+  /// cancelled. Yielded before anything of the newer element's child.
+  case cancelled(Input, by: Input)
+}
+
+extension SwitchMapEvent: Equatable where Input: Equatable, Output: Equatable {}
+
+/// Passes a child's outputs downstream while its element is the latest.
+public struct SwitchMapEmitter<Output: Sendable>: Sendable {
+  let deliver: @Sendable (Output) -> Bool
+
+  /// Emits `output` unless a newer element has superseded this child (or the consumer has gone);
+  /// returns whether it was emitted. A superseded child's output is never emitted, even one
+  /// produced in the same instant as the newer element.
+  @discardableResult
+  public func callAsFunction(_ output: Output) -> Bool { deliver(output) }
+}
+
+/// An asynchronous sequence that runs a child task per element of its base, cancelling the
+/// previous child when a newer element arrives (RxJS `switchMap`, `flatMapLatest`).
+///
+/// ## Semantics
+/// - **Element**: a child task starts for it. If the previous child has not returned, it is
+///   cancelled and `.cancelled(previous, by: element)` is yielded first. Outputs the child
+///   emits are yielded as `.output` while it is the latest child; after that they are dropped.
+/// - **Finish**: the sequence finishes when the base has finished and the last child has
+///   returned.
+/// - **Failure**: a failure of the base cancels the running child and is thrown to the
+///   consumer. Children cannot fail: a child turns its failures into outputs (see
+///   ``AsyncSequence/mapLatest(catching:)``), so one failing search never ends the stream.
+/// - **Cancellation**: when the consuming task is cancelled or drops the iterator, the base's
+///   iteration and the running child are cancelled and nothing more is yielded.
+///
+/// ## Caveats
+/// One consumer at a time. Children and the base's iteration run in tasks of the sequence's
+/// own; on a ``VirtualTimeRunner`` they stay on the runner.
+public struct AsyncSwitchMapSequence<Base: AsyncSequence & Sendable, Output: Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+  public typealias Element = SwitchMapEvent<Base.Element, Output>
+
+  let base: Base
+  let child: @Sendable (Base.Element, SwitchMapEmitter<Output>) async -> Void
+
+  /// Creates the iterator; iteration of the base starts on its first `next()`.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(storage: SwitchMapStorage(base: base, child: child))
+  }
+
+  /// Produces outputs and cancellations; see ``AsyncSwitchMapSequence``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let storage: SwitchMapStorage<Base, Output>
+    let lifetime: IteratorLifetime
+
+    init(storage: SwitchMapStorage<Base, Output>) {
+      self.storage = storage
+      self.lifetime = IteratorLifetime { storage.consumerCancelled() }
+    }
+
+    /// The next event, or nil when the sequence finished or the task was cancelled.
+    public mutating func next() async throws -> Element? {
+      try await storage.next()
+    }
+  }
+}

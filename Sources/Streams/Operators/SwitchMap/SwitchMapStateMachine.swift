@@ -1,0 +1,107 @@
+// The decisions of switchMap, free of locks and tasks: which child is the latest, when an output
+// may pass, when a cancellation is reported, and when the sequence ends.
+
+/// switchMap's state: the latest child, the base's progress, and the consumer side.
+struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
+  typealias Event = SwitchMapEvent<Input, Output>
+
+  /// What the storage does after releasing the lock.
+  struct Action {
+    var resumption: Resumption<Event>?
+    var cancelChild: Task<Void, Never>?
+    var cancelPump: Task<Void, Never>?
+  }
+
+  private struct Child {
+    var generation: UInt64
+    var input: Input
+    var task: Task<Void, Never>?
+    var hasReturned = false
+  }
+
+  private var latest: Child?
+  private var generation: UInt64 = 0
+  private var pump: Task<Void, Never>?
+  private var baseHasFinished = false
+  private var downstream = Downstream<Event>()
+
+  /// Whether the base's iteration has been started.
+  var hasStarted: Bool { pump != nil || downstream.isEnded }
+
+  mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
+    // The consumer may have gone between deciding to start and starting: stop it then.
+    guard !downstream.isEnded else { return task }
+    pump = task
+    return nil
+  }
+
+  /// A new element: returns the generation its child must carry, nil when the sequence ended.
+  mutating func element(_ input: Input) -> (generation: UInt64?, action: Action) {
+    var action = Action()
+    guard !downstream.isEnded else { return (nil, action) }
+    if let previous = latest, !previous.hasReturned {
+      // The previous child is superseded: stop it, and say so before the new child speaks.
+      action.cancelChild = previous.task
+      action.resumption = downstream.send(.cancelled(previous.input, by: input))
+    }
+    generation &+= 1
+    latest = Child(generation: generation, input: input)
+    return (generation, action)
+  }
+
+  mutating func childStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
+    guard latest?.generation == generation, !downstream.isEnded else {
+      // Superseded (or the consumer left) before its task was recorded: cancel it now.
+      return task
+    }
+    latest?.task = task
+    return nil
+  }
+
+  mutating func childEmitted(_ output: Output, generation: UInt64) -> (emitted: Bool, Resumption<Event>?) {
+    guard let current = latest, current.generation == generation, !downstream.isEnded else {
+      // A superseded child's output: never delivered, even within the same instant.
+      return (false, nil)
+    }
+    return (true, downstream.send(.output(output)))
+  }
+
+  mutating func childReturned(generation: UInt64) -> Resumption<Event>? {
+    guard latest?.generation == generation else { return nil }
+    latest?.hasReturned = true
+    return baseHasFinished ? downstream.finish() : nil
+  }
+
+  mutating func baseFinished() -> Resumption<Event>? {
+    baseHasFinished = true
+    if let child = latest, !child.hasReturned {
+      // The last child still runs: the sequence ends when it returns.
+      return nil
+    }
+    return downstream.finish()
+  }
+
+  mutating func baseFailed(_ error: any Error) -> Action {
+    var action = Action()
+    action.cancelChild = latest?.task
+    latest = nil
+    action.resumption = downstream.finish(throwing: error)
+    return action
+  }
+
+  mutating func consumerCancelled() -> Action {
+    var action = Action()
+    action.cancelChild = latest?.task
+    latest = nil
+    action.cancelPump = pump
+    pump = nil
+    action.resumption = downstream.cancel()
+    return action
+  }
+
+  mutating func poll() -> Result<Event?, any Error>? { downstream.poll() }
+
+  mutating func wait(_ continuation: UnsafeContinuation<Event?, any Error>) -> Resumption<Event>? {
+    downstream.wait(continuation)
+  }
+}

@@ -9,10 +9,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// ```swift
   /// for try await event in terms.switchMap({ term, emit in
-  ///   emit(.started(term))
-  ///   emit(.answered(await search(term)))
+  ///   emit(await search(term))
   /// }) {
   ///   switch event {
+  ///   case .started(let term): showSpinner(term)
   ///   case .output(let output): show(output)
   ///   case .cancelled(let term, by: let newer): log("\(term) superseded by \(newer)")
   ///   }
@@ -29,6 +29,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// What a ``AsyncSwitchMapSequence`` yields.
 public enum SwitchMapEvent<Input: Sendable, Output: Sendable>: Sendable {
+  /// The child of `input` was started. Yielded synchronously when the element arrives, after
+  /// the cancellation of the previous child and before anything the new child emits, so every
+  /// element is reported even when a newer one supersedes it before its child ever runs.
+  case started(Input)
   /// An output of the latest element's child.
   case output(Output)
   /// The child of `input` had not returned when the newer element `by` arrived, and was

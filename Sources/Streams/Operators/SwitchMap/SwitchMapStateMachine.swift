@@ -44,6 +44,9 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
       action.cancelChild = previous.task
       action.resumption = downstream.send(.cancelled(previous.input, by: input))
     }
+    // At most one of the two sends resumes the consumer: the second is buffered behind it.
+    let started = downstream.send(.started(input))
+    action.resumption = action.resumption ?? started
     generation &+= 1
     latest = Child(generation: generation, input: input)
     return (generation, action)

@@ -1,0 +1,60 @@
+// merge: the elements of any number of sequences, interleaved as they come.
+
+/// Merges any number of sequences of one type into one, interleaving their elements as they
+/// come. Unlike swift-async-algorithms' `merge`, which stops at three, this takes any number.
+///
+/// ```swift
+/// for try await event in merge([musicEvents, movieEvents, podcastEvents]) { … }
+/// ```
+public func merge<Base: AsyncSequence & Sendable>(_ bases: [Base]) -> AsyncMergeSequence<Base>
+where Base.Element: Sendable {
+  AsyncMergeSequence(bases: bases)
+}
+
+/// Merges the given sequences; see ``merge(_:)-(Array<Base>)``.
+public func merge<Base: AsyncSequence & Sendable>(_ bases: Base...) -> AsyncMergeSequence<Base>
+where Base.Element: Sendable {
+  AsyncMergeSequence(bases: bases)
+}
+
+/// An asynchronous sequence of the elements of several sequences, as they come.
+///
+/// ## Semantics
+/// - **Element**: every element of every base is yielded once, in the order the bases produced
+///   them; the order of one base's elements is kept.
+/// - **Finish**: the sequence finishes when every base has finished (at once for no bases).
+/// - **Failure**: the first failure of any base cancels the others and is thrown after the
+///   elements already produced.
+/// - **Cancellation**: when the consuming task is cancelled or drops the iterator, every base's
+///   iteration is cancelled and nothing more is yielded.
+///
+/// ## Backpressure
+/// Each base runs at most one element ahead of the consumer: a base that produced an element
+/// while the buffer holds as many elements as there are bases waits until the consumer takes one.
+public struct AsyncMergeSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
+where Base.Element: Sendable {
+  public typealias Element = Base.Element
+
+  let bases: [Base]
+
+  /// Creates the iterator; iteration of the bases starts on its first `next()`.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(storage: MergeStorage(bases: bases))
+  }
+
+  /// Produces the merged elements; see ``AsyncMergeSequence``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let storage: MergeStorage<Base>
+    let lifetime: IteratorLifetime
+
+    init(storage: MergeStorage<Base>) {
+      self.storage = storage
+      self.lifetime = IteratorLifetime { storage.consumerCancelled() }
+    }
+
+    /// The next element of any base, or nil when all finished or the task was cancelled.
+    public mutating func next() async throws -> Element? {
+      try await storage.next()
+    }
+  }
+}

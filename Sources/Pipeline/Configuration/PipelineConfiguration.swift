@@ -1,0 +1,54 @@
+// Everything a run of the pipeline can be told, with the defaults a user expects.
+
+/// How a search pipeline behaves: timing, categories, limits, cache and rate limiting.
+public struct PipelineConfiguration: Sendable {
+  /// The categories each search asks for, in the order results present them.
+  public var categories: [Category] = Category.defaults
+  /// How long the field must be quiet before a term is searched. A cleared field never waits.
+  public var debounce: Duration = .milliseconds(300)
+  /// Terms shorter than this (in characters, after trimming) behave as a cleared field.
+  public var minimumTermLength = 1
+  /// Items per category, 1 to 200.
+  public var limit = 25
+  /// The two-letter store country.
+  public var country = "US"
+  /// The iTunes `lang` parameter; nil leaves it out.
+  public var language: String?
+  /// The iTunes `explicit` parameter; nil leaves it out.
+  public var explicit: Bool?
+  /// A search still waiting for categories after this long reports them as timed out; nil
+  /// waits for ever.
+  public var searchTimeout: Duration? = .seconds(10)
+  /// Requests allowed to reach the source per window; nil for no limit.
+  public var rateLimit: RateLimit?
+  /// Answers kept in memory (least recently used evicted first); 0 disables the cache.
+  public var cacheCapacity = 1_000
+  /// How long a cached answer stays valid; nil keeps it until evicted.
+  public var cacheTimeToLive: Duration?
+  /// Also emit each category's answer as it arrives (`partial` events) before `results`.
+  public var progressive = false
+  /// Ask the source once per search for all categories (iTunes `media=all`) instead of once
+  /// per category, when the source supports it.
+  public var singleRequest = false
+  /// A session with no input for this long is forgotten (its state freed).
+  public var sessionIdleTimeout: Duration = .seconds(600)
+  /// Receives diagnostics such as `[network] fetching "taylor" (music)`; nil discards them.
+  public var log: (@Sendable (PipelineLogMessage) -> Void)?
+
+  /// The defaults: music, movies and podcasts, 300 ms debounce, 25 items, US, 10 s timeout.
+  public init() {}
+}
+
+/// At most `permits` requests per `window`.
+public struct RateLimit: Sendable, Hashable {
+  /// Requests allowed per window.
+  public var permits: Int
+  /// The window's length.
+  public var window: Duration
+
+  /// Creates a limit of `permits` requests per `window`.
+  public init(permits: Int, per window: Duration) {
+    self.permits = permits
+    self.window = window
+  }
+}

@@ -1,0 +1,31 @@
+// Diagnostics the pipeline reports to whoever listens; the library itself prints nothing.
+
+/// A diagnostic about the pipeline's work, for a `--verbose` log.
+public enum PipelineLogMessage: Sendable, Equatable, CustomStringConvertible {
+  /// A request is sent to the source.
+  case fetching(term: String, category: String)
+  /// A category was answered from the cache.
+  case cacheHit(term: String, category: String)
+  /// A category joined a request another search had started.
+  case joined(term: String, category: String)
+  /// A request failed.
+  case failed(term: String, category: String, error: SearchError)
+  /// A session was idle long enough to be forgotten.
+  case sessionForgotten(String)
+
+  /// One log line, e.g. `[network] fetching "taylor" (music)`.
+  public var description: String {
+    switch self {
+    case .fetching(let term, let category): "[network] fetching \(quoted(term)) (\(category))"
+    case .cacheHit(let term, let category): "[cache] hit \(quoted(term)) (\(category))"
+    case .joined(let term, let category): "[cache] joined the request in flight for \(quoted(term)) (\(category))"
+    case .failed(let term, let category, let error):
+      "[network] \(quoted(term)) (\(category)) failed: \(error.kind): \(error.message)"
+    case .sessionForgotten(let session): "[session] forgot idle session \(quoted(session))"
+    }
+  }
+}
+
+private func quoted(_ text: String) -> String {
+  "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\\\"") + "\""
+}

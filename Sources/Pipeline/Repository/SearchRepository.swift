@@ -1,0 +1,117 @@
+// Where a category's answer comes from: the cache when it can, else the source, behind the rate
+// limiter. Coalesces concurrent requests for the same answer, across sessions.
+import Streams
+import Synchronization
+
+/// Answers (term, category) requests from a shared cache or the source.
+///
+/// - The cache key is (term key, scope, limit, country, source name): "Taylor" and "taylor"
+///   share an answer; changing the limit or the source does not reuse it.
+/// - Concurrent searches for the same key share one request (``CacheOrigin/joined``); the
+///   request is cancelled when the last of them is cancelled.
+/// - Failures, rate limiting included, are never cached.
+/// - The rate limiter is passed only by requests that reach the source: hits and joins are free.
+final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
+  /// What a cache entry answers: one category, or all of them in one request.
+  enum Scope: Hashable, Sendable {
+    case category(Category)
+    case all([Category])
+  }
+
+  struct Key: Hashable, Sendable {
+    var termKey: String
+    var scope: Scope
+    var limit: Int
+    var country: String
+    var source: String
+  }
+
+  /// An answer and how it was obtained.
+  struct Answer: Sendable {
+    var items: [Category: [SearchItem]]
+    var origin: CacheOrigin
+  }
+
+  let source: any SearchSource
+  private let configuration: PipelineConfiguration
+  private let cache: AsyncCache<Key, [Category: [SearchItem]], C>?
+  private let limiter: RateLimiter<C>?
+  private let counts = Mutex((requests: 0, cacheHits: 0))
+
+  init(source: any SearchSource, configuration: PipelineConfiguration, clock: C) {
+    self.source = source
+    self.configuration = configuration
+    cache = configuration.cacheCapacity > 0
+      ? AsyncCache(capacity: configuration.cacheCapacity, timeToLive: configuration.cacheTimeToLive, clock: clock)
+      : nil
+    limiter = configuration.rateLimit.map { RateLimiter(permits: $0.permits, per: $0.window, clock: clock) }
+  }
+
+  /// Requests sent to the source so far.
+  var requests: Int { counts.withLock { $0.requests } }
+
+  /// Categories answered from the cache so far.
+  var cacheHits: Int { counts.withLock { $0.cacheHits } }
+
+  /// The answer for `term` in `scope`.
+  ///
+  /// - Throws: `SearchError` when the source failed, `CancellationError` when cancelled.
+  func answer(for term: SearchTerm, scope: Scope) async throws -> Answer {
+    let key = Key(
+      termKey: term.key, scope: scope, limit: configuration.limit, country: configuration.country,
+      source: source.name)
+    let load: @Sendable () async throws -> [Category: [SearchItem]] = { [self] in
+      try await fetch(term: term, scope: scope)
+    }
+    guard let cache else { return Answer(items: try await load(), origin: .loaded) }
+    let answer = try await cache.value(for: key, load: load)
+    switch answer.origin {
+    case .cached:
+      counts.withLock { $0.cacheHits += 1 }
+      log { .cacheHit(term: term.text, category: scope.name) }
+    case .joined: log { .joined(term: term.text, category: scope.name) }
+    case .loaded: break
+    }
+    return Answer(items: answer.value, origin: answer.origin)
+  }
+
+  private func fetch(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
+    if let limiter { try await limiter.acquire() }
+    counts.withLock { $0.requests += 1 }
+    log { .fetching(term: term.text, category: scope.name) }
+    do {
+      switch scope {
+      case .category(let category):
+        return [category: try await source.search(request(term, category))]
+      case .all(let categories):
+        guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
+          preconditionFailure("Internal inconsistency: single-request scope for a per-category source")
+        }
+        return try await combined.search(request(term, first), categories: categories)
+      }
+    } catch let error as SearchError {
+      log { .failed(term: term.text, category: scope.name, error: error) }
+      throw error
+    }
+  }
+
+  private func request(_ term: SearchTerm, _ category: Category) -> SearchRequest {
+    SearchRequest(
+      term: term.text, category: category, limit: configuration.limit, country: configuration.country,
+      language: configuration.language, explicit: configuration.explicit)
+  }
+
+  private func log(_ message: () -> PipelineLogMessage) {
+    configuration.log?(message())
+  }
+}
+
+extension SearchRepository.Scope {
+  /// The category name for logs: "music", or "all" for a single request.
+  var name: String {
+    switch self {
+    case .category(let category): category.rawValue
+    case .all: "all"
+    }
+  }
+}

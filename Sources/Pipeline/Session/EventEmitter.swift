@@ -1,0 +1,78 @@
+// The one place events are stamped and counted: seq and at_ms are assigned under one lock, in
+// the order events are handed to the sink, so the output's order and numbering always agree.
+import Synchronization
+
+/// Stamps events with `seq` and `at_ms`, counts them for the summary, remembers which searches
+/// are open, and hands each to the sink while holding the lock (so concurrent sessions cannot
+/// interleave a seq out of order).
+final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
+  private struct State {
+    var seq = 0
+    var summary = RunSummary()
+    /// The term of the search each session has in flight, keyed by session ("" for none).
+    var openSearches: [String: String] = [:]
+  }
+
+  private let sink: @Sendable (SearchEvent) -> Void
+  private let clock: C
+  private let start: C.Instant
+  private let state = Mutex(State())
+
+  init(clock: C, sink: @escaping @Sendable (SearchEvent) -> Void) {
+    self.clock = clock
+    self.start = clock.now
+    self.sink = sink
+  }
+
+  /// Counts an input line (good or bad) for the summary.
+  func countInputLine() {
+    state.withLock { $0.summary.inputLines += 1 }
+  }
+
+  /// Stamps, counts and delivers one event.
+  func emit(_ kind: SearchEvent.Kind, session: String?) {
+    let atMilliseconds = start.duration(to: clock.now).wholeMilliseconds
+    state.withLock { state in
+      state.seq += 1
+      let sessionKey = session ?? ""
+      switch kind {
+      case .search(let term):
+        state.summary.searches += 1
+        state.openSearches[sessionKey] = term
+      case .results:
+        state.summary.results += 1
+        state.openSearches[sessionKey] = nil
+      case .error:
+        state.summary.errors += 1
+        state.openSearches[sessionKey] = nil
+      case .cancelled:
+        state.summary.cancellations += 1
+        state.openSearches[sessionKey] = nil
+      case .inputError:
+        state.summary.inputErrors += 1
+      case .cleared, .partial, .summary:
+        break
+      }
+      sink(SearchEvent(seq: state.seq, atMilliseconds: atMilliseconds, session: session, kind: kind))
+    }
+  }
+
+  /// Reports every search still open as cancelled for `shutdown`, in session order.
+  func cancelOpenSearches() {
+    let open = state.withLock { $0.openSearches }
+    for (session, term) in open.sorted(by: { $0.key < $1.key }) {
+      emit(.cancelled(term: term, reason: .shutdown), session: session.isEmpty ? nil : session)
+    }
+  }
+
+  /// Emits the summary, last, with the request and cache counts given.
+  func emitSummary(requests: Int, cacheHits: Int) -> RunSummary {
+    let summary = state.withLock { state in
+      state.summary.requests = requests
+      state.summary.cacheHits = cacheHits
+      return state.summary
+    }
+    emit(.summary(summary), session: nil)
+    return summary
+  }
+}

@@ -1,0 +1,55 @@
+// Sessions come and go: each gets its own input stream (and so its own pipeline task), and one
+// idle for long enough is forgotten, so memory stays bounded however many users pass through.
+
+/// Routes terms to per-session streams and forgets idle sessions.
+struct SessionRouter<C: Clock> where C.Duration == Duration {
+  private struct Session {
+    var input: AsyncStream<SearchTerm>.Continuation
+    var lastActivity: C.Instant
+  }
+
+  private let idleTimeout: Duration
+  private let clock: C
+  private var sessions: [String: Session] = [:]
+  private var nextSweep: C.Instant
+
+  init(idleTimeout: Duration, clock: C) {
+    self.idleTimeout = idleTimeout
+    self.clock = clock
+    nextSweep = clock.now.advanced(by: idleTimeout)
+  }
+
+  /// Sends `term` to `session`'s stream, calling `start` with a new stream for a new session.
+  mutating func send(_ term: SearchTerm, to session: String?, start: (AsyncStream<SearchTerm>) -> Void) {
+    let key = session ?? ""
+    let now = clock.now
+    if sessions[key] == nil {
+      let (stream, input) = AsyncStream.makeStream(of: SearchTerm.self)
+      sessions[key] = Session(input: input, lastActivity: now)
+      start(stream)
+    }
+    sessions[key]?.lastActivity = now
+    sessions[key]?.input.yield(term)
+  }
+
+  /// Finishes the streams of sessions idle for the timeout; returns their names. Sweeps at most
+  /// once per half timeout, so the check costs nothing per keystroke.
+  mutating func forgetIdleSessions() -> [String] {
+    let now = clock.now
+    guard now >= nextSweep else { return [] }
+    nextSweep = now.advanced(by: idleTimeout / 2)
+    var forgotten: [String] = []
+    for (key, session) in sessions where session.lastActivity.advanced(by: idleTimeout) <= now {
+      session.input.finish()
+      sessions[key] = nil
+      forgotten.append(key)
+    }
+    return forgotten.sorted()
+  }
+
+  /// Finishes every session's stream: pending terms settle and the last searches complete.
+  mutating func finishAll() {
+    for session in sessions.values { session.input.finish() }
+    sessions.removeAll()
+  }
+}

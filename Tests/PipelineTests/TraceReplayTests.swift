@@ -1,0 +1,131 @@
+// The recorded typing sessions in ../shared/traces replayed with the settings their README gives
+// (300 ms debounce, answers 401 ms after a load starts, an unbounded cache that never expires,
+// minimum length 1) must emit exactly the events their expected files list.
+import Foundation
+import Pipeline
+import Streams
+import Testing
+
+@Suite struct TraceReplayTests {
+  static let traces = ["typing-1k", "artists-800", "sessions8-4k"]
+
+  @Test(.enabled(if: SharedFolder.traces != nil), arguments: traces)
+  func replayEmitsTheExpectedEvents(trace: String) throws {
+    let folder = try #require(SharedFolder.traces)
+    let recording = try String(contentsOf: folder.appendingPathComponent("\(trace).jsonl"), encoding: .utf8)
+    let expected = try String(contentsOf: folder.appendingPathComponent("\(trace).expected-401ms.jsonl"), encoding: .utf8)
+    let actual = try Self.replay(recording)
+    let wanted = try expected.split(separator: "\n").map { try Self.canonical(json: String($0)) }
+    #expect(actual.count == wanted.count)
+    let missing = Self.difference(wanted, actual)
+    let extra = Self.difference(actual, wanted)
+    #expect(missing.isEmpty, "expected but not emitted: \(missing.prefix(5))")
+    #expect(extra.isEmpty, "emitted but not expected: \(extra.prefix(5))")
+  }
+
+  @Test(.enabled(if: SharedFolder.traces != nil))
+  func replayIsIdenticalOnEveryRun() throws {
+    let folder = try #require(SharedFolder.traces)
+    let recording = try String(contentsOf: folder.appendingPathComponent("sessions8-4k.jsonl"), encoding: .utf8)
+    let first = try Self.replay(recording)
+    for _ in 0..<3 { #expect(try Self.replay(recording) == first) }
+  }
+
+  @Test func theSharedTracesArePresentInCI() {
+    let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    #expect(!inCI || SharedFolder.traces != nil, "CI must have ../shared/traces beside the checkout")
+  }
+
+  /// Replays `recording` and renders the events the expected files list, in emission order.
+  static func replay(_ recording: String) throws -> [String] {
+    var configuration = PipelineConfiguration()
+    configuration.cacheCapacity = 1_000_000
+    configuration.cacheTimeToLive = nil
+    configuration.minimumTermLength = 1
+    configuration.debounce = .milliseconds(300)
+    let log = EventLog()
+    var lines = recording.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
+    try ReplayDriver(configuration: configuration) { clock in
+      StubSource(latency: .milliseconds(401), clock: clock)
+    }.run(sink: log.sink) {
+      while let (index, line) = lines.next() {
+        if line.isEmpty { continue }
+        switch InputLineParser.parse(String(line)) {
+        case .keystroke(let keystroke): return .keystroke(keystroke, line: index + 1)
+        case .invalid(let reason): return .invalid(line: index + 1, reason: reason)
+        }
+      }
+      return nil
+    }
+    return log.events.compactMap(render)
+  }
+
+  static func render(_ event: SearchEvent) -> String? {
+    var fields: [String: Any] = ["at_ms": event.atMilliseconds, "session": event.session ?? NSNull()]
+    switch event.kind {
+    case .search(let term):
+      fields["type"] = "search"
+      fields["term"] = term
+    case .results(let term, let source, _, _):
+      fields["type"] = "results"
+      fields["term"] = term
+      fields["source"] = source.rawValue
+    case .cleared:
+      fields["type"] = "cleared"
+    case .cancelled(let term, let reason):
+      fields["type"] = "cancelled"
+      fields["term"] = term
+      fields["reason"] = reason.rawValue
+    default:
+      return nil
+    }
+    return canonical(fields)
+  }
+
+  static func canonical(json: String) throws -> String {
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+    guard let fields = object as? [String: Any] else { throw CanonicalError.notAnObject(json) }
+    return canonical(fields)
+  }
+
+  static func canonical(_ fields: [String: Any]) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else {
+      return "\(fields)"
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The elements of `lhs` not matched one-for-one in `rhs` (a multiset difference).
+  static func difference(_ lhs: [String], _ rhs: [String]) -> [String] {
+    var counts: [String: Int] = [:]
+    for line in rhs { counts[line, default: 0] += 1 }
+    var result: [String] = []
+    for line in lhs {
+      if let count = counts[line], count > 0 {
+        counts[line] = count - 1
+      } else {
+        result.append(line)
+      }
+    }
+    return result
+  }
+
+  enum CanonicalError: Error { case notAnObject(String) }
+}
+
+/// The read-only ../shared folder beside the checkout (or $STREAM_SEARCH_SHARED).
+enum SharedFolder {
+  static var root: URL {
+    if let override = ProcessInfo.processInfo.environment["STREAM_SEARCH_SHARED"] {
+      return URL(fileURLWithPath: override)
+    }
+    // Tests/PipelineTests/TraceReplayTests.swift → the package root → its parent's shared/.
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
+  }
+
+  static var traces: URL? {
+    let folder = root.appendingPathComponent("traces")
+    return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
+  }
+}

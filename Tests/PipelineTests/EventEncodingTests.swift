@@ -208,3 +208,114 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     }
   }
 }
+
+@Suite struct PrettyEventFormatterTests {
+  let formatter = PrettyEventFormatter()
+
+  @Test func formatsASearch() {
+    #expect(formatter.format(EventExamples.pairs[0].0) == #"  1.176s  search    "taylor""#)
+  }
+
+  @Test func formatsResultsWithCountsAndTitlesUnderThem() {
+    #expect(formatter.format(EventExamples.pairs[1].0) == """
+        1.577s  results   [u42] "taylor"  load 401ms  music 1, podcasts failed (timedOut)
+                            music: Shake It Off
+      """)
+  }
+
+  @Test func showsAtMostThreeTitlesPerCategory() {
+    let items = (1...5).map { SearchItem(id: $0, trackName: "Song \($0)") } + [SearchItem(id: 6)]
+    let event = SearchEvent(seq: 1, atMilliseconds: 123_456, kind: .results(
+      term: "s", source: .cache,
+      categories: [CategoryResult(category: .music, outcome: .items(items, from: .cache)),
+                   CategoryResult(category: .movies, outcome: .items([items[5]], from: .catalog))],
+      elapsedMilliseconds: 0))
+    #expect(formatter.format(event).split(separator: "\n") == [
+      #"123.456s  results   "s"  cache 0ms  music 6, movies 1"#,
+      "                      music: Song 1 · Song 2 · Song 3",
+      "                      movies: #6",
+    ])
+  }
+
+  @Test func formatsAClear() {
+    #expect(formatter.format(EventExamples.pairs[2].0) == "  2.082s  cleared")
+  }
+
+  @Test func formatsACancellation() {
+    #expect(formatter.format(EventExamples.pairs[3].0) == #"  2.500s  cancelled [u42] "tay" (superseded)"#)
+  }
+
+  @Test func formatsAnError() {
+    #expect(formatter.format(EventExamples.pairs[4].0)
+      == #"  3.000s  error     "drake"  server: the service failed with status 503"#)
+  }
+
+  @Test func formatsAnInputError() {
+    #expect(formatter.format(EventExamples.pairs[5].0) == "  3.010s  bad line  line 7: invalid JSON")
+  }
+
+  @Test func formatsASummary() {
+    #expect(formatter.format(EventExamples.pairs[6].0) == "  9.000s  summary   1000 lines (1 bad), 120 searches, "
+      + "118 results, 1 errors, 3 cancelled, 200 requests, 80 cache hits")
+  }
+
+  @Test func coloursTheLabelOnlyWhenAsked() {
+    let event = EventExamples.pairs[0].0
+    #expect(!formatter.format(event).contains("\u{1B}"))
+    #expect(PrettyEventFormatter(colors: true).format(event) == "  1.176s  \u{1B}[36msearch\u{1B}[0m    \"taylor\"")
+  }
+
+  @Test func showsControlCharactersInInputEscaped() {
+    let event = SearchEvent(seq: 1, atMilliseconds: 0, session: "s\u{7}", kind: .search(term: "a\u{1B}[2J\"b"))
+    let text = formatter.format(event)
+    #expect(text == #"  0.000s  search    [s\u{7}] "a\u{1B}[2J\"b""#)
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 })
+  }
+}
+
+@Suite struct EventDocumentationTests {
+  /// The lines of the ```jsonl block in docs/events.md.
+  static func documentedLines() throws -> [String] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let text = try String(contentsOf: root.appendingPathComponent("docs/events.md"), encoding: .utf8)
+    let afterFence = try #require(text.components(separatedBy: "```jsonl\n").dropFirst().first)
+    let block = try #require(afterFence.components(separatedBy: "```").first)
+    return block.split(separator: "\n").map(String.init)
+  }
+
+  static let documentedFields: [String: [String]] = [
+    "search": ["term"],
+    "results": ["term", "source", "elapsed_ms", "categories"],
+    "cleared": [],
+    "cancelled": ["term", "reason"],
+    "error": ["term", "error"],
+    "input_error": ["line", "reason"],
+    "summary": ["input_lines", "input_errors", "searches", "results", "errors", "cancellations", "requests",
+                "cache_hits"],
+  ]
+
+  @Test func everyExampleParsesAndHasTheDocumentedFields() throws {
+    let lines = try Self.documentedLines()
+    var types: Set<String> = []
+    for line in lines {
+      let object = try parseEventLine(line + "\n")
+      let type = try #require(object["type"] as? String)
+      types.insert(type)
+      let fields = try #require(Self.documentedFields[type], "undocumented type \(type)")
+      for field in ["seq", "at_ms"] + fields { #expect(object[field] != nil, "\(type) lacks \(field)") }
+      let optional: Set<String> = ["session"]
+      let unexpected = Set(object.keys).subtracting(["type", "seq", "at_ms"] + fields).subtracting(optional)
+      #expect(unexpected.isEmpty, "\(type) has undocumented \(unexpected)")
+    }
+    #expect(types == Set(Self.documentedFields.keys))
+  }
+
+  @Test func examplesAreWhatTheEncoderWrites() throws {
+    let lines = try Self.documentedLines()
+    for (event, _) in EventExamples.pairs {
+      let encoded = JSONLinesEncoder().encode(event)
+      #expect(lines.contains(String(encoded.dropLast())), "docs/events.md lacks \(encoded)")
+    }
+  }
+}

@@ -1,6 +1,6 @@
 // The reference path of input parsing: any JSON line the fast path hands back, read with
-// JSONSerialization after a non-recursive depth check (so that 100,000 `[` cannot exhaust the
-// stack), then checked field by field. Its reasons are the ones users see for invalid lines.
+// JSONSerialization after a non-recursive scan (so that 100,000 `[` cannot exhaust the stack, and
+// the trailing commas Foundation tolerates are refused), then checked field by field. Its reasons are the ones users see for invalid lines.
 
 import Foundation
 
@@ -9,7 +9,7 @@ enum FoundationLineParser {
   /// The keystroke in `bytes` (a line starting, after whitespace, with `{`), or why it is not one.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedLine {
     typealias Reason = InputLineParser.Reason
-    if exceedsDepth(bytes, limit: InputLineParser.maximumDepth) { return .invalid(reason: Reason.tooDeep) }
+    if let refusal = prescan(bytes, depthLimit: InputLineParser.maximumDepth) { return .invalid(reason: refusal) }
     let value: Any
     do {
       value = try JSONSerialization.jsonObject(with: Data(buffer: bytes), options: [.fragmentsAllowed])
@@ -74,12 +74,15 @@ enum FoundationLineParser {
     }
   }
 
-  /// True when arrays and objects in `bytes` nest deeper than `limit`; strings are skipped so that
-  /// brackets inside them do not count. Syntax is not checked here.
-  static func exceedsDepth(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+  /// The reason to refuse `bytes` before JSONSerialization sees it, or nil: nesting of arrays and
+  /// objects deeper than `depthLimit`, or a comma right before `]` or `}` (invalid JSON that
+  /// Foundation's reader accepts). Strings are skipped, so brackets inside them do not count; other
+  /// syntax is left to JSONSerialization.
+  static func prescan(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) -> String? {
     var depth = 0
     var inString = false
     var escaped = false
+    var lastSignificant: UInt8 = 0
     for byte in bytes {
       if inString {
         if escaped {
@@ -95,11 +98,14 @@ enum FoundationLineParser {
       case UInt8(ascii: "\""): inString = true
       case UInt8(ascii: "["), UInt8(ascii: "{"):
         depth += 1
-        if depth > limit { return true }
-      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+        if depth > depthLimit { return InputLineParser.Reason.tooDeep }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        if lastSignificant == UInt8(ascii: ",") { return InputLineParser.Reason.invalidJSON }
+        depth -= 1
       default: break
       }
+      if !JSONLineFastParser.isWhitespace(byte) { lastSignificant = byte }
     }
-    return false
+    return nil
   }
 }

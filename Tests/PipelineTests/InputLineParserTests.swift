@@ -144,7 +144,8 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(InputLineParser.parse(#"{"term": "a", "x": "# + tooDeep + "}") == .invalid(reason: Reason.tooDeep))
     // Brackets inside strings do not count.
     let inString = "\"" + String(repeating: "[", count: 100) + "\\\"]\""
-    #expect(InputLineParser.parse(#"{"term": "# + inString + "}") == keystroke(String(repeating: "[", count: 100) + "\"]"))
+    #expect(InputLineParser.parse(#"{"term": "# + inString + "}")
+      == keystroke(String(repeating: "[", count: 100) + "\"]"))
   }
 }
 
@@ -186,7 +187,8 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
       if Bool.random(using: &generator) { fields.append(extras.randomElement(using: &generator) ?? "") }
       fields.shuffle(using: &generator)
       let space = { spaces.randomElement(using: &generator) ?? "" }
-      lines.append(space() + "{" + space() + fields.joined(separator: space() + "," + space()) + space() + "}" + space())
+      let body = fields.joined(separator: space() + "," + space())
+      lines.append(space() + "{" + space() + body + space() + "}" + space())
     }
     return lines
   }

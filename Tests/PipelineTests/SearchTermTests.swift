@@ -32,8 +32,10 @@ import Testing
   }
 
   @Test func matchesASimpleReferenceOnGeneratedText() {
-    let pieces = [" ", "  ", "\t", "\n", "\u{A0}", "\u{2003}", "\u{3000}", "\u{85}", "a", "B", "é", "e\u{301}", "🎸",
-                  "東", "\u{200B}", "x y", "\u{2029}", "\u{1680}", "\u{202F}", "\u{205F}", "\u{2028}"]
+    let pieces = [
+      " ", "Q", "Z", "@", "[", "`", "{", "  ", "\t", "\n", "\u{A0}", "\u{2003}", "\u{3000}", "\u{85}", "a", "B", "é",
+      "e\u{301}", "🎸", "東", "\u{200B}", "x y", "\u{2029}", "\u{1680}", "\u{202F}", "\u{205F}", "\u{2028}",
+    ]
     var generator = SeededGenerator(seed: 42)
     for _ in 0..<2_000 {
       let count = Int.random(in: 0...8, using: &generator)
@@ -42,7 +44,9 @@ import Testing
         .split(whereSeparator: { $0.properties.isWhitespace })
         .map { String(String.UnicodeScalarView($0)) }
         .joined(separator: " ")
-      #expect(SearchTerm(raw).text == expected, "raw: \(raw.unicodeScalars.map { $0.value })")
+      let term = SearchTerm(raw)
+      #expect(term.text == expected, "raw: \(raw.unicodeScalars.map { $0.value })")
+      #expect(scalarsOf(term.key) == scalarsOf(expected.lowercased()), "raw: \(raw.unicodeScalars.map { $0.value })")
     }
   }
 
@@ -51,6 +55,8 @@ import Testing
     #expect(SearchTerm("Straße ÉCOLE").key == "straße école")
     #expect(SearchTerm("Taylor").key == SearchTerm("taylor ").key)
     #expect(SearchTerm("Taylor") != SearchTerm("taylor"))
+    let ascii = String(decoding: Array(UInt8(0x21)...0x7E), as: UTF8.self)
+    #expect(SearchTerm(ascii).key == ascii.lowercased())
   }
 
   @Test func whitespaceOnlyTextIsCleared() {
@@ -69,6 +75,11 @@ import Testing
     #expect(SearchTerm("").isBelow(minimumLength: 1))
     #expect(!SearchTerm("").isBelow(minimumLength: 0))
   }
+}
+
+/// The scalars of `text`, to compare exactly rather than by canonical equivalence.
+private func scalarsOf(_ text: String) -> [UInt32] {
+  text.unicodeScalars.map(\.value)
 }
 
 /// A small deterministic random generator (SplitMix64), so generated cases are the same each run.

@@ -42,12 +42,14 @@ public struct PrettyEventFormatter: Sendable {
         }
       }
       var lines = [
-        head + PrettyEventFormatter.quoted(term) + "  \(source.rawValue) \(elapsed)ms  " + counts.joined(separator: ", ")
+        head + PrettyEventFormatter.quoted(term) + "  \(source.rawValue) \(elapsed)ms  "
+          + counts.joined(separator: ", ")
       ]
       for result in categories {
         guard case .items(let items, _) = result.outcome, !items.isEmpty, titlesPerCategory > 0 else { continue }
         let titles = items.prefix(titlesPerCategory).map { PrettyEventFormatter.visible($0.title ?? "#\($0.id)") }
-        lines.append(String(repeating: " ", count: 22) + result.category.rawValue + ": " + titles.joined(separator: " · "))
+        let indent = String(repeating: " ", count: 22)
+        lines.append(indent + result.category.rawValue + ": " + titles.joined(separator: " · "))
       }
       return lines.joined(separator: "\n")
     case .cleared:
@@ -55,7 +57,8 @@ public struct PrettyEventFormatter: Sendable {
     case .cancelled(let term, let reason):
       return head + PrettyEventFormatter.quoted(term) + " (\(reason.rawValue))"
     case .error(let term, let error):
-      return head + PrettyEventFormatter.quoted(term) + "  \(error.kind): " + PrettyEventFormatter.visible(error.message)
+      return head + PrettyEventFormatter.quoted(term) + "  \(error.kind): "
+        + PrettyEventFormatter.visible(error.message)
     case .inputError(let line, let reason):
       return head + "line \(line): " + PrettyEventFormatter.visible(reason)
     case .summary(let summary):
@@ -86,7 +89,8 @@ public struct PrettyEventFormatter: Sendable {
     let sign = milliseconds < 0 ? "-" : ""
     let magnitude = milliseconds.magnitude
     let fraction = String(magnitude % 1000)
-    let text = sign + String(magnitude / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
+    let padded = String(repeating: "0", count: 3 - fraction.count) + fraction
+    let text = sign + String(magnitude / 1000) + "." + padded + "s"
     return String(repeating: " ", count: max(0, 8 - text.count)) + text
   }
 

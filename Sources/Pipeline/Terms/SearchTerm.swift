@@ -27,7 +27,7 @@ public struct SearchTerm: Sendable, Hashable {
   public init(_ raw: String) {
     let text = SearchTerm.normalized(raw)
     self.text = text
-    self.key = text.lowercased()
+    self.key = SearchTerm.folded(text)
   }
 
   /// True when the field holds nothing but whitespace: the user cleared it.
@@ -48,6 +48,32 @@ public struct SearchTerm: Sendable, Hashable {
   }
 
   // MARK: - Normalization
+
+  /// `text.lowercased()`, without its cost when `text` is ASCII: as is when it has no capital
+  /// letter (no copy), else by a byte map.
+  static func folded(_ text: String) -> String {
+    var text = text
+    let ascii: String?? = text.withUTF8 { bytes in
+      var capitals = false
+      for byte in bytes {
+        if byte >= 0x80 { return .none }
+        if byte >= 0x41 && byte <= 0x5A { capitals = true }
+      }
+      guard capitals else { return .some(nil) }
+      return String(unsafeUninitializedCapacity: bytes.count) { output in
+        for index in 0..<bytes.count {
+          let byte = bytes[index]
+          output[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        return bytes.count
+      }
+    }
+    switch ascii {
+    case .none: return text.lowercased()  // non-ASCII: the full Unicode mapping
+    case .some(.none): return text  // ASCII without capitals: already folded
+    case .some(.some(let lowered)): return lowered
+    }
+  }
 
   /// `raw` trimmed and collapsed; `raw` itself (no copy) when it is already so.
   static func normalized(_ raw: String) -> String {

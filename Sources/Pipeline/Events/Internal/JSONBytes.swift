@@ -35,7 +35,8 @@ enum JSONBytes {
         } else if shortEscapes[Int(byte)] != 0 {
           output.append(shortEscapes[Int(byte)])
         } else {
-          output.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+          output.append(UInt8(ascii: "u"))
+          output.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
         }
       }
       if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }

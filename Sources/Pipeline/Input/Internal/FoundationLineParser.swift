@@ -1,6 +1,7 @@
 // The reference path of input parsing: any JSON line the fast path hands back, read with
 // JSONSerialization after a non-recursive scan (so that 100,000 `[` cannot exhaust the stack, and
-// the trailing commas Foundation tolerates are refused), then checked field by field. Its reasons are the ones users see for invalid lines.
+// the trailing commas Foundation tolerates are refused), then checked field by field. Its reasons
+// are the ones users see for invalid lines.
 
 import Foundation
 

@@ -109,12 +109,21 @@ struct JSONLineFastParser {
       index += 1
     }
     guard index < bytes.count else { return nil }
-    let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+    let length = index - start
     index += 1
-    if key.elementsEqual("term".utf8) { return .term }
-    if key.elementsEqual("at_ms".utf8) { return .at }
-    if key.elementsEqual("session".utf8) { return .session }
+    // Compared byte by byte: generic `elementsEqual` was the fast path's largest cost.
+    if length == 4 && matches("term", at: start) { return .term }
+    if length == 5 && matches("at_ms", at: start) { return .at }
+    if length == 7 && matches("session", at: start) { return .session }
     return .other
+  }
+
+  /// True when the bytes at `start` are `literal`'s (the caller has checked the length).
+  @inline(__always)
+  private func matches(_ literal: StaticString, at start: Int) -> Bool {
+    let pointer = literal.utf8Start
+    for offset in 0..<literal.utf8CodeUnitCount where bytes[start + offset] != pointer[offset] { return false }
+    return true
   }
 
   /// A plain non-negative integer up to 2^53 with nothing after it that makes it another number.

@@ -1,0 +1,92 @@
+// The low-level pieces of hand-written JSON: escaped strings, integers and doubles appended to a
+// byte buffer. Hand-written because event encoding is a hot path (≈1 µs an event) and
+// JSONEncoder/JSONSerialization cost ten times that and cannot fix the field order.
+
+/// Appends JSON tokens to a byte buffer.
+enum JSONBytes {
+  /// The two-character escapes JSON has for some control characters; 0 means "use \u00XX".
+  private static let shortEscapes: [UInt8] = {
+    var table = [UInt8](repeating: 0, count: 0x20)
+    table[0x08] = UInt8(ascii: "b")
+    table[0x09] = UInt8(ascii: "t")
+    table[0x0A] = UInt8(ascii: "n")
+    table[0x0C] = UInt8(ascii: "f")
+    table[0x0D] = UInt8(ascii: "r")
+    return table
+  }()
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+  /// Appends `value` as a JSON string: quotes, backslashes and U+0000–U+001F escaped; everything
+  /// else (Swift strings are valid Unicode, so valid UTF-8) copied as is.
+  static func appendString(_ value: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    var value = value
+    value.withUTF8 { bytes in
+      var runStart = 0
+      for index in 0..<bytes.count {
+        let byte = bytes[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+        runStart = index + 1
+        output.append(UInt8(ascii: "\\"))
+        if byte >= 0x20 {
+          output.append(byte)
+        } else if shortEscapes[Int(byte)] != 0 {
+          output.append(shortEscapes[Int(byte)])
+        } else {
+          output.append(UInt8(ascii: "u"))
+          output.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+        }
+      }
+      if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends `value` in decimal.
+  static func appendInteger<T: BinaryInteger>(_ value: T, to output: inout [UInt8]) {
+    if value == 0 {
+      output.append(0x30)
+      return
+    }
+    // Work in magnitude so that Int64.min does not overflow on negation.
+    var magnitude = value.magnitude
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      while magnitude > 0 && count < buffer.count {
+        buffer[count] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+        count += 1
+      }
+      for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
+    }
+  }
+
+  /// Appends `value` as the shortest decimal that reads back as the same Double; `null` for NaN
+  /// and infinities, which JSON cannot express.
+  static func appendDouble(_ value: Double, to output: inout [UInt8]) {
+    guard value.isFinite else {
+      appendRaw("null", to: &output)
+      return
+    }
+    // Swift's description is the shortest round-trip form ("1.99", "1e-05", "5e+20"), all valid JSON.
+    appendRaw(value.description, to: &output)
+  }
+
+  /// Appends ASCII text that needs no escaping (keys, enum names, literals).
+  @inline(__always)
+  static func appendRaw(_ text: StaticString, to output: inout [UInt8]) {
+    text.withUTF8Buffer { output.append(contentsOf: $0) }
+  }
+
+  /// Appends ASCII text that needs no escaping.
+  @inline(__always)
+  static func appendRaw(_ text: String, to output: inout [UInt8]) {
+    output.append(contentsOf: text.utf8)
+  }
+}

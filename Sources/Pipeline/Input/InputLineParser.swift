@@ -1,0 +1,84 @@
+// Reads one input line: a JSON object `{"term": …, "at_ms": …, "session": …}` when its first
+// non-whitespace character is `{`, else plain text that is the whole field. The common JSON shape
+// is parsed straight from the UTF-8 bytes; anything else goes through JSONSerialization.
+
+/// Parses input lines into keystrokes.
+///
+/// Useful for reading the tool's standard input or a recorded trace, one line at a time:
+///
+/// ```swift
+/// InputLineParser.parse("Tay")  // .keystroke(Keystroke(term: "Tay"))
+/// InputLineParser.parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
+/// // .keystroke(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"))
+/// ```
+///
+/// ## JSON lines
+/// - `term` is required and must be a string (`null` is invalid).
+/// - `at_ms` is optional: a whole number from 0 to 2^53. A number written with a zero fraction or
+///   an exponent (`1234.0`, `1.234e3`) is accepted, because JSON does not tell integers from
+///   floats and many writers emit `1234.0`; negative, fractional and larger values are invalid.
+///   `null` is the same as absent.
+/// - `session` is optional and must be a string (numbers are invalid, so that `7` and `"7"` can
+///   never be two names for one session); `null` is the same as absent.
+/// - Unknown fields are ignored, whatever their value. When a field is repeated, the last counts.
+/// - Nesting deeper than 32 levels is invalid, checked before any recursive parsing.
+/// - Whitespace before `{` is JSON whitespace (space, tab, CR, LF).
+///
+/// ## Plain-text lines
+/// The whole line is the field's text, whitespace intact. A line of text that begins with `{` is
+/// read as JSON; there is no escape for it.
+///
+/// ## Invalid lines
+/// A line holding a NUL character (U+0000) is invalid in either format. JSON's `\u0000` escape
+/// inside a string is not a raw NUL and is accepted.
+public enum InputLineParser {
+  /// The reasons `parse` gives for invalid lines.
+  public enum Reason {
+    /// The line holds a raw U+0000.
+    public static let nulByte = "NUL byte in line"
+    /// The line starts like JSON but is not valid JSON.
+    public static let invalidJSON = "invalid JSON"
+    /// The JSON nests deeper than `maximumDepth`.
+    public static let tooDeep = "JSON nested deeper than 32 levels"
+    /// The JSON is valid but not an object.
+    public static let notAnObject = "JSON value is not an object"
+    /// The object has no `term`.
+    public static let missingTerm = "missing \"term\""
+    /// `term` is null.
+    public static let nullTerm = "\"term\" is null"
+    /// `term` is not a string.
+    public static let termNotString = "\"term\" must be a string"
+    /// `at_ms` is not a number.
+    public static let atNotNumber = "\"at_ms\" must be a number"
+    /// `at_ms` is negative.
+    public static let atNegative = "\"at_ms\" must not be negative"
+    /// `at_ms` has a fraction.
+    public static let atFractional = "\"at_ms\" must be a whole number"
+    /// `at_ms` is above 2^53.
+    public static let atTooLarge = "\"at_ms\" must be at most 2^53"
+    /// `session` is not a string.
+    public static let sessionNotString = "\"session\" must be a string"
+  }
+
+  /// The deepest nesting of arrays and objects a JSON line may have.
+  public static let maximumDepth = 32
+
+  /// The largest `at_ms` accepted: 2^53, the last integer every JSON reader holds exactly.
+  public static let maximumMilliseconds: Int64 = 1 << 53
+
+  /// Parses one line (without its line terminator) into a keystroke or the reason it is invalid.
+  public static func parse(_ line: String) -> ParsedLine {
+    let original = line
+    var line = line
+    return line.withUTF8 { bytes in
+      if bytes.contains(0) { return .invalid(reason: Reason.nulByte) }
+      var index = 0
+      while index < bytes.count, JSONLineFastParser.isWhitespace(bytes[index]) { index += 1 }
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+        return .keystroke(Keystroke(term: original))
+      }
+      if let parsed = JSONLineFastParser.parse(bytes) { return parsed }
+      return FoundationLineParser.parse(bytes)
+    }
+  }
+}

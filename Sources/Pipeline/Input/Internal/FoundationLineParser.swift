@@ -1,0 +1,112 @@
+// The reference path of input parsing: any JSON line the fast path hands back, read with
+// JSONSerialization after a non-recursive scan (so that 100,000 `[` cannot exhaust the stack, and
+// the trailing commas Foundation tolerates are refused), then checked field by field. Its reasons
+// are the ones users see for invalid lines.
+
+import Foundation
+
+/// Parses a JSON keystroke line with JSONSerialization.
+enum FoundationLineParser {
+  /// The keystroke in `bytes` (a line starting, after whitespace, with `{`), or why it is not one.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    typealias Reason = InputLineParser.Reason
+    if let refusal = prescan(bytes, depthLimit: InputLineParser.maximumDepth) { return .invalid(reason: refusal) }
+    let value: Any
+    do {
+      value = try JSONSerialization.jsonObject(with: Data(buffer: bytes), options: [.fragmentsAllowed])
+    } catch {
+      return .invalid(reason: Reason.invalidJSON)
+    }
+    guard let object = value as? [String: Any] else { return .invalid(reason: Reason.notAnObject) }
+
+    guard let termValue = object["term"] else { return .invalid(reason: Reason.missingTerm) }
+    if termValue is NSNull { return .invalid(reason: Reason.nullTerm) }
+    guard let term = termValue as? String else { return .invalid(reason: Reason.termNotString) }
+
+    var session: String?
+    if let sessionValue = object["session"], !(sessionValue is NSNull) {
+      guard let name = sessionValue as? String else { return .invalid(reason: Reason.sessionNotString) }
+      session = name
+    }
+
+    var at: Int64?
+    if let atValue = object["at_ms"], !(atValue is NSNull) {
+      switch milliseconds(atValue) {
+      case .success(let value): at = value
+      case .failure(let reason): return .invalid(reason: reason.text)
+      }
+    }
+    return .keystroke(Keystroke(term: term, atMilliseconds: at, session: session))
+  }
+
+  /// Why an `at_ms` value was refused.
+  struct MillisecondsRefusal: Error {
+    let text: String
+  }
+
+  /// `value` as whole milliseconds from 0 to 2^53.
+  static func milliseconds(_ value: Any) -> Result<Int64, MillisecondsRefusal> {
+    typealias Reason = InputLineParser.Reason
+    // Booleans arrive as NSNumber too; their type encoding is "c" (char).
+    guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c" else {
+      return .failure(MillisecondsRefusal(text: Reason.atNotNumber))
+    }
+    let limit = InputLineParser.maximumMilliseconds
+    switch String(cString: number.objCType) {
+    case "q", "l", "i", "s":
+      // Read integers exactly: through a Double, 2^53 + 1 would pass as 2^53.
+      let integer = number.int64Value
+      if integer < 0 { return .failure(MillisecondsRefusal(text: Reason.atNegative)) }
+      if integer > limit { return .failure(MillisecondsRefusal(text: Reason.atTooLarge)) }
+      return .success(integer)
+    case "Q", "L", "I", "S":
+      let integer = number.uint64Value
+      if integer > UInt64(limit) { return .failure(MillisecondsRefusal(text: Reason.atTooLarge)) }
+      return .success(Int64(integer))
+    default:
+      // Floating point and decimal numbers: `1234.0` and `1.234e3` are whole numbers.
+      let double = number.doubleValue
+      if double < 0 { return .failure(MillisecondsRefusal(text: Reason.atNegative)) }
+      if !double.isFinite || double != double.rounded() {
+        return .failure(MillisecondsRefusal(text: Reason.atFractional))
+      }
+      if double > Double(limit) { return .failure(MillisecondsRefusal(text: Reason.atTooLarge)) }
+      return .success(Int64(double))
+    }
+  }
+
+  /// The reason to refuse `bytes` before JSONSerialization sees it, or nil: nesting of arrays and
+  /// objects deeper than `depthLimit`, or a comma right before `]` or `}` (invalid JSON that
+  /// Foundation's reader accepts). Strings are skipped, so brackets inside them do not count; other
+  /// syntax is left to JSONSerialization.
+  static func prescan(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int) -> String? {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var lastSignificant: UInt8 = 0
+    for byte in bytes {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "["), UInt8(ascii: "{"):
+        depth += 1
+        if depth > depthLimit { return InputLineParser.Reason.tooDeep }
+      case UInt8(ascii: "]"), UInt8(ascii: "}"):
+        if lastSignificant == UInt8(ascii: ",") { return InputLineParser.Reason.invalidJSON }
+        depth -= 1
+      default: break
+      }
+      if !JSONLineFastParser.isWhitespace(byte) { lastSignificant = byte }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,28 @@
+// What one input line means: the search field's text after a keystroke (with, optionally, when
+// it happened and whose field it is), or why the line could not be read.
+
+/// The search field's whole text after one keystroke, as read from one input line.
+public struct Keystroke: Sendable, Equatable {
+  /// The field's text as typed, whitespace intact; `SearchTerm` trims it later. "" is a clear.
+  public var term: String
+  /// When the keystroke happened, in milliseconds since the start of the recording; nil when the
+  /// line did not say (plain-text lines never do), and the keystroke counts as arriving when read.
+  public var atMilliseconds: Int64?
+  /// Whose search field it is; nil when the line named no session.
+  public var session: String?
+
+  /// Creates a keystroke.
+  public init(term: String, atMilliseconds: Int64? = nil, session: String? = nil) {
+    self.term = term
+    self.atMilliseconds = atMilliseconds
+    self.session = session
+  }
+}
+
+/// One input line, parsed: a keystroke, or the reason it is not one.
+public enum ParsedLine: Sendable, Equatable {
+  /// The line is a keystroke.
+  case keystroke(Keystroke)
+  /// The line cannot be used; `reason` is short and meant for people ("invalid JSON").
+  case invalid(reason: String)
+}

@@ -40,6 +40,14 @@ enum EventExamples {
         + #""duration_ms":219209,"price":1.29,"currency":"USD","country":"USA"}]},"#
         + #"{"category":"podcasts","error":{"kind":"timedOut","message":"no answer within the timeout"}}]}"#
     ),
+    (
+      SearchEvent(
+        seq: 2, atMilliseconds: 1480, session: "u42",
+        kind: .partial(term: "taylor", category: CategoryResult(category: .movies, outcome: .items([], from: .cache)))
+      ),
+      #"{"type":"partial","seq":2,"at_ms":1480,"session":"u42","term":"taylor","#
+        + #""categories":[{"category":"movies","source":"cache","count":0,"items":[]}]}"#
+    ),
     (SearchEvent(seq: 3, atMilliseconds: 2082, kind: .cleared), #"{"type":"cleared","seq":3,"at_ms":2082}"#),
     (
       SearchEvent(seq: 4, atMilliseconds: 2500, session: "u42", kind: .cancelled(term: "tay", reason: .superseded)),
@@ -287,6 +295,7 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
   static let documentedFields: [String: [String]] = [
     "search": ["term"],
     "results": ["term", "source", "elapsed_ms", "categories"],
+    "partial": ["term", "categories"],
     "cleared": [],
     "cancelled": ["term", "reason"],
     "error": ["term", "error"],

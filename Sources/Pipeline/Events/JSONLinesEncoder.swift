@@ -50,6 +50,10 @@ public struct JSONLinesEncoder: Sendable {
         appendCategory(result, to: &output)
       }
       output.append(UInt8(ascii: "]"))
+    case .partial(_, let result):
+      JSONBytes.appendRaw(",\"categories\":[", to: &output)
+      appendCategory(result, to: &output)
+      output.append(UInt8(ascii: "]"))
     case .cancelled(_, let reason):
       JSONBytes.appendRaw(",\"reason\":\"", to: &output)
       JSONBytes.appendRaw(reason.rawValue, to: &output)

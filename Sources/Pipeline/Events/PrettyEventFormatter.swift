@@ -52,6 +52,13 @@ public struct PrettyEventFormatter: Sendable {
         lines.append(indent + result.category.rawValue + ": " + titles.joined(separator: " · "))
       }
       return lines.joined(separator: "\n")
+    case .partial(let term, let result):
+      let count: String
+      switch result.outcome {
+      case .items(let items, _): count = "\(result.category.rawValue) \(items.count)"
+      case .failed(let error): count = "\(result.category.rawValue) failed (\(error.kind))"
+      }
+      return head + PrettyEventFormatter.quoted(term) + "  " + count
     case .cleared:
       return head.trimmingTrailingSpaces()
     case .cancelled(let term, let reason):
@@ -73,6 +80,7 @@ public struct PrettyEventFormatter: Sendable {
     let (name, color): (String, String) = switch kind {
     case .search: ("search", "36")  // cyan
     case .results: ("results", "32")  // green
+    case .partial: ("partial", "32")  // green
     case .cleared: ("cleared", "2")  // dim
     case .cancelled: ("cancelled", "33")  // yellow
     case .error: ("error", "31")  // red

@@ -32,6 +32,9 @@ public struct SearchEvent: Sendable, Equatable {
     /// The search for `term` finished; `categories` in the order they were asked for, each with
     /// its items or its failure; `elapsedMilliseconds` from the `search` event to this one.
     case results(term: String, source: ResultSource, categories: [CategoryResult], elapsedMilliseconds: Int64)
+    /// Progressive mode only: one category of the search for `term` has answered; the other
+    /// categories may follow, and `results` (or `error`) still ends the search.
+    case partial(term: String, category: CategoryResult)
     /// The field was cleared (nothing but whitespace).
     case cleared
     /// The search for `term` was abandoned before its results, for `reason`.
@@ -44,19 +47,22 @@ public struct SearchEvent: Sendable, Equatable {
     case summary(RunSummary)
   }
 
-  /// The term the event concerns, for `search`, `results`, `cancelled` and `error`; else nil.
+  /// The term the event concerns, for `search`, `results`, `partial`, `cancelled` and `error`; else nil.
   public var term: String? {
     switch kind {
-    case .search(let term), .results(let term, _, _, _), .cancelled(let term, _), .error(let term, _): term
+    case .search(let term), .results(let term, _, _, _), .partial(let term, _), .cancelled(let term, _),
+      .error(let term, _):
+      term
     case .cleared, .inputError, .summary: nil
     }
   }
 
-  /// The wire name of the kind: search, results, cleared, cancelled, error, input_error, summary.
+  /// The wire name of the kind: search, results, partial, cleared, cancelled, error, input_error, summary.
   public var typeName: String {
     switch kind {
     case .search: "search"
     case .results: "results"
+    case .partial: "partial"
     case .cleared: "cleared"
     case .cancelled: "cancelled"
     case .error: "error"

@@ -50,3 +50,14 @@ enum FileDescriptorIO {
     _ = close(descriptor)
   }
 }
+
+extension FileDescriptorIO {
+  /// Blocks until `descriptor` is readable (or at end of file): used only when a caller hands a
+  /// non-blocking descriptor to a blocking reader, which would otherwise spin on EAGAIN.
+  static func waitUntilReadable(_ descriptor: Int32) throws(LineInputError) {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while poll(&entry, 1, -1) < 0 {
+      if errno != EINTR { throw .readFailed(errno: errno) }
+    }
+  }
+}

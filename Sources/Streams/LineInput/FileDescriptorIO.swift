@@ -6,10 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-enum FileDescriptorIO {
+package enum FileDescriptorIO {
   /// The size of one `read(2)`: large enough that a fast pipe costs few system calls, small
   /// enough that the lines of one chunk are a bounded amount of memory.
-  static let chunkSize = 1 << 16
+  package static let chunkSize = 1 << 16
 
   /// Opens `path` for reading, close-on-exec. With `nonBlocking`, opening a FIFO returns at once
   /// even when no writer is there yet, instead of blocking the calling thread.

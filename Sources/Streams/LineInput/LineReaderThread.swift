@@ -64,11 +64,13 @@ struct LineReaderThread: Sendable {
     var lines: [InputLine] = []
     var linesSplit = 0
 
+    var polled = [
+      pollfd(fd: current, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: channel.cancellationSignal.readEnd, events: Int16(POLLIN), revents: 0),
+    ]
     while true {
-      var polled = [
-        pollfd(fd: current, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: channel.cancellationSignal.readEnd, events: Int16(POLLIN), revents: 0),
-      ]
+      polled[0].revents = 0
+      polled[1].revents = 0
       if poll(&polled, 2, -1) < 0 {
         if errno == EINTR { continue }
         return channel.finish(.readFailed(errno: errno))
@@ -97,6 +99,7 @@ struct LineReaderThread: Sendable {
         let next = try FileDescriptorIO.openForReading(path: path, nonBlocking: true)
         FileDescriptorIO.closeDescriptor(current)
         current = next
+        polled[0].fd = next
       } catch {
         return channel.finish(error)
       }

@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// Each iteration starts one dedicated `Thread` that waits with `poll(2)` and reads 64 KiB at a
-/// time; lines cross to the async side in batches of at most 128, through a channel holding at
+/// time; lines cross to the async side in batches of at most 256, through a channel holding at
 /// most 2 batches. A slow consumer therefore blocks the reader thread instead of letting lines
 /// pile up: memory stays flat on a 10-million-line pipe. The iterator takes one lock per batch,
 /// not per line.
@@ -42,7 +42,7 @@ public struct LineReader: AsyncSequence, Sendable {
   public typealias Failure = LineInputError
 
   /// The most lines handed over at once, and how many such batches may wait.
-  static let batchLimit = 128
+  static let batchLimit = 256
   static let channelCapacity = 2
 
   private let source: LineSource

@@ -54,6 +54,21 @@ import Testing
     ])
   }
 
+  @Test func rejectsEveryKindOfInvalidUTF8ButKeepsAGenuineReplacementCharacter() {
+    let invalid: [[UInt8]] = [
+      [0xC0, 0x80],  // Overlong NUL.
+      [0xED, 0xA0, 0x80],  // UTF-16 surrogate.
+      [0xF4, 0x90, 0x80, 0x80],  // Beyond U+10FFFF.
+      [0xE2, 0x82],  // Truncated sequence.
+      Array("a long line, longer than a small string: ".utf8) + [0x80],
+    ]
+    for bytes in invalid {
+      #expect(split([bytes + [0x0A]]) == [InputLine(number: 1, content: .invalidUTF8(byteCount: bytes.count))])
+    }
+    let replacement = "\u{FFFD} is valid, and so is a long line with it: \u{FFFD}"
+    #expect(split([Array(replacement.utf8)]) == texts([replacement]))
+  }
+
   @Test func reportsAnOverLongLineOnceAndReadsTheNextLine() {
     let input = Array("abcdefghij\r\nok\nabcd\r\nabcde\r\nxyzxyz".utf8)
     let expected = [

@@ -6,6 +6,8 @@ import Glibc
 import Darwin
 #endif
 
+/// The system calls of the line readers; `package` only so that tests can size their inputs by
+/// `chunkSize`.
 package enum FileDescriptorIO {
   /// The size of one `read(2)`: large enough that a fast pipe costs few system calls, small
   /// enough that the lines of one chunk are a bounded amount of memory.

@@ -12,6 +12,7 @@ package struct LineReaderProbe: Sendable {
   /// Called on the reader thread as it exits, after its descriptors are closed.
   package var readerDidStop: @Sendable () -> Void
 
+  /// Hooks that do nothing unless given.
   package init(
     readerWillBlock: @escaping @Sendable (_ linesSplit: Int) -> Void = { _ in },
     readerDidStop: @escaping @Sendable () -> Void = {}

@@ -75,8 +75,10 @@ public struct LineReader: AsyncSequence, Sendable {
   /// unreadable file is reported here.
   ///
   /// With `follow`, a FIFO is reopened whenever its last writer closes, and reading goes on
-  /// with the next writer until the consumer cancels: each writer's last line is complete when
-  /// it closes, and numbering continues across writers. `follow` changes nothing for other
+  /// with the next writer until the consumer cancels. A last line without a newline is complete
+  /// when the FIFO has no writer left, and numbering continues across writers. The new
+  /// descriptor is opened before the old one is closed, so a writer arriving meanwhile neither
+  /// blocks nor loses data. `follow` changes nothing for other
   /// files, which end at their end.
   ///
   /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.

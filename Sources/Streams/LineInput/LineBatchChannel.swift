@@ -22,23 +22,14 @@ package struct LineReaderProbe: Sendable {
   }
 }
 
+/// The lock and the blocking around `LineBatchChannelStateMachine`: takes the lock, asks the
+/// state machine, then resumes, signals or blocks after releasing it.
 final class LineBatchChannel: Sendable {
-  typealias Batch = [InputLine]
-  typealias Delivery = Result<Batch?, LineInputError>
+  typealias Batch = LineBatchChannelStateMachine.Batch
+  typealias Delivery = LineBatchChannelStateMachine.Delivery
 
-  private struct State {
-    var batches: [Batch] = []
-    /// How the input ended, once the reader thread says so; delivered after the last batch.
-    var end: Result<Void, LineInputError>?
-    var consumer: CheckedContinuation<Delivery, Never>?
-    var readerBlocked = false
-    var cancelled = false
-  }
-
-  /// How many batches may wait for the consumer before the reader thread blocks.
-  let capacity: Int
   let probe: LineReaderProbe
-  private let state = Mutex(State())
+  private let state: Mutex<LineBatchChannelStateMachine>
   /// Wakes the reader thread blocked on a full channel; signalled only when it waits, so its
   /// count is back to zero whenever the channel is deallocated (libdispatch checks).
   private let readerWakeup = DispatchSemaphore(value: 0)
@@ -46,7 +37,7 @@ final class LineBatchChannel: Sendable {
   let cancellationSignal: CancellationSignal
 
   init(capacity: Int, probe: LineReaderProbe, cancellationSignal: CancellationSignal) {
-    self.capacity = capacity
+    self.state = Mutex(LineBatchChannelStateMachine(capacity: capacity))
     self.probe = probe
     self.cancellationSignal = cancellationSignal
   }
@@ -57,98 +48,61 @@ final class LineBatchChannel: Sendable {
   /// once the consumer has gone (cancelled or dropped): the reader thread should stop.
   func send(_ batch: Batch, linesSplit: Int) -> Bool {
     while true {
-      enum Action { case stop, sent, resume(CheckedContinuation<Delivery, Never>), block }
-      let action = state.withLock { state -> Action in
-        if state.cancelled { return .stop }
-        if let consumer = state.consumer {
-          // The consumer waits, so nothing is buffered: hand the batch over directly.
-          state.consumer = nil
-          return .resume(consumer)
-        }
-        if state.batches.count < capacity {
-          state.batches.append(batch)
-          return .sent
-        }
-        state.readerBlocked = true
-        return .block
-      }
-      switch action {
-      case .stop: return false
-      case .sent: return true
-      case .resume(let consumer):
+      switch state.withLock({ $0.send(batch) }) {
+      case .buffered:
+        return true
+      case .resumeConsumer(let consumer):
         consumer.resume(returning: .success(batch))
         return true
-      case .block:
+      case .blockReader:
         probe.readerWillBlock(linesSplit)
         readerWakeup.wait()  // Signalled by `receive` taking a batch, or by `cancel`.
+      case .stopReader:
+        return false
       }
     }
   }
 
   /// Records the end of the input (nil) or a failure, delivered after the buffered batches.
   func finish(_ failure: LineInputError?) {
-    let consumer = state.withLock { state -> CheckedContinuation<Delivery, Never>? in
-      state.end = failure.map { .failure($0) } ?? .success(())
-      defer { state.consumer = nil }
-      return state.consumer
+    let end: Result<Void, LineInputError> = failure.map { .failure($0) } ?? .success(())
+    if let (consumer, delivery) = state.withLock({ $0.finish(end) }) {
+      consumer.resume(returning: delivery)
     }
-    // A waiting consumer means nothing was buffered, so the end is due now.
-    if let consumer { consumer.resume(returning: failure.map { .failure($0) } ?? .success(nil)) }
   }
 
   // MARK: Consumer side
 
   /// The next batch, nil at the end or after cancellation, or the failure that ended the input.
   func receive(isolation actor: isolated (any Actor)? = #isolation) async -> Delivery {
-    if let delivery = takeAvailable() { return delivery }
+    if let delivery = takeAvailable(orInstall: nil) { return delivery }
     return await withTaskCancellationHandler {
-      await withCheckedContinuation(isolation: actor) { (continuation: CheckedContinuation<Delivery, Never>) in
-        if let delivery = takeAvailable(orInstall: continuation) { continuation.resume(returning: delivery) }
+      await withCheckedContinuation(isolation: actor) { (consumer: LineBatchChannelStateMachine.Consumer) in
+        if let delivery = takeAvailable(orInstall: consumer) { consumer.resume(returning: delivery) }
       }
     } onCancel: {
       cancel()
     }
   }
 
-  /// Takes a buffered batch or the end if there is one; otherwise installs `continuation`, if
-  /// given, to be resumed by the reader thread or by cancellation.
-  private func takeAvailable(orInstall continuation: CheckedContinuation<Delivery, Never>? = nil) -> Delivery? {
-    let (delivery, wakeReader) = state.withLock { state -> (Delivery?, Bool) in
-      if !state.batches.isEmpty {
-        let batch = state.batches.removeFirst()
-        // There is room again: release a reader thread waiting for it.
-        defer { state.readerBlocked = false }
-        return (.success(batch), state.readerBlocked)
-      }
-      if state.cancelled { return (.success(nil), false) }
-      switch state.end {
-      case .success?: return (.success(nil), false)
-      case .failure(let error)?:
-        // Report a failure once; afterwards the sequence is simply over.
-        state.end = .success(())
-        return (.failure(error), false)
-      case nil:
-        if let continuation { state.consumer = continuation }
-        return (nil, false)
-      }
+  /// What is due now, if anything; otherwise `consumer`, if given, waits for the reader thread.
+  private func takeAvailable(orInstall consumer: LineBatchChannelStateMachine.Consumer?) -> Delivery? {
+    switch state.withLock({ $0.receive(orInstall: consumer) }) {
+    case .deliver(let delivery, let wakeReader):
+      if wakeReader { readerWakeup.signal() }
+      return delivery
+    case .wait:
+      return nil
     }
-    if wakeReader { readerWakeup.signal() }
-    return delivery
   }
 
   /// Stops the channel for good: the consumer gets nil, the reader thread stops at its next
   /// `send` or wakes from `poll(2)` and stops. Called on task cancellation and when the iterator
   /// is dropped; later calls do nothing.
   func cancel() {
-    let (consumer, wakeReader, first) = state.withLock { state in
-      guard !state.cancelled else { return (CheckedContinuation<Delivery, Never>?.none, false, false) }
-      state.cancelled = true
-      state.batches = []
-      defer { state.consumer = nil; state.readerBlocked = false }
-      return (state.consumer, state.readerBlocked, true)
-    }
+    guard case .stop(let consumer, let wakeReader)? = state.withLock({ $0.cancel() }) else { return }
     consumer?.resume(returning: .success(nil))
     if wakeReader { readerWakeup.signal() }
-    if first { cancellationSignal.signal() }
+    cancellationSignal.signal()
   }
 }

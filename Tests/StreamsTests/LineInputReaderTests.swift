@@ -57,6 +57,17 @@ import Testing
     await stopped.next()
   }
 
+  @Test func followModeEndsARegularFileAtItsEnd() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path + "/input.txt"
+    let expected = (1...1_000).map { "line \($0)" }
+    try Data(expected.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+    var received: [String] = []
+    for try await line in try LineReader.open(path: path, follow: true) { received.append(line.text ?? "") }
+    #expect(received == expected)
+  }
+
   @Test func cancellingAConsumerBlockedOnAnIdlePipeStopsTheReader() async throws {
     let pipe = try TestPipe()
     defer { pipe.closeBoth() }  // The write end stays open throughout: no end of file.

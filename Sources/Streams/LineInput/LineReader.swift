@@ -124,8 +124,8 @@ public struct LineReader: AsyncSequence, Sendable {
     }
 
     private let lifetime: Lifetime?
-    private var batch: [InputLine] = []
-    private var index = 0
+    @usableFromInline var batch: [InputLine] = []
+    @usableFromInline var index = 0
     private var pendingFailure: LineInputError?
 
     init(channel: LineBatchChannel) { lifetime = Lifetime(channel) }
@@ -139,13 +139,25 @@ public struct LineReader: AsyncSequence, Sendable {
     /// The next line; nil at the end, after a failure, or once the task is cancelled.
     ///
     /// - Throws: ``LineInputError`` if the input fails; lines read before come first.
-    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(LineInputError)
-      -> InputLine? {
+    @inlinable
+    public mutating func next(
+      isolation actor: isolated (any Actor)? = #isolation
+    ) async throws(LineInputError) -> InputLine? {
+      // Inlinable so that, within a batch, a line costs an index check in the caller's module.
       if index < batch.count {
         defer { index += 1 }
         return batch[index]
       }
+      return try await firstOfNextBatch(isolation: actor)
+    }
+
+    /// Waits for the next batch (once per batch: the only synchronisation with the reader thread)
+    /// and returns its first line.
+    @usableFromInline
+    mutating func firstOfNextBatch(isolation actor: isolated (any Actor)?) async throws(LineInputError)
+      -> InputLine? {
       batch = []
+      index = 0
       if let failure = pendingFailure {
         pendingFailure = nil
         throw failure

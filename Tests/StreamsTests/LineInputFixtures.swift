@@ -66,7 +66,7 @@ func unreadByteCount(_ descriptor: Int32) -> Int32 {
 }
 
 /// An async signal the reader thread's hooks fire and the test awaits.
-final class Signal<Value: Sendable>: Sendable {
+final class ReaderHookSignal<Value: Sendable>: Sendable {
   let stream: AsyncStream<Value>
   private let continuation: AsyncStream<Value>.Continuation
 

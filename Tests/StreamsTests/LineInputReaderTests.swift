@@ -38,7 +38,7 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let fifo = try directory.makeFIFO("input")
-    let stopped = Signal<Void>()
+    let stopped = ReaderHookSignal<Void>()
     let reader = try LineReader.open(
       path: fifo, follow: true, probe: LineReaderProbe(readerDidStop: { stopped.fire(()) }))
     do {
@@ -71,8 +71,8 @@ import Testing
   @Test func cancellingAConsumerBlockedOnAnIdlePipeStopsTheReader() async throws {
     let pipe = try TestPipe()
     defer { pipe.closeBoth() }  // The write end stays open throughout: no end of file.
-    let stopped = Signal<Void>()
-    let firstLine = Signal<String>()
+    let stopped = ReaderHookSignal<Void>()
+    let firstLine = ReaderHookSignal<String>()
     let reader = LineReader(fileDescriptor: pipe.readEnd, probe: LineReaderProbe(readerDidStop: { stopped.fire(()) }))
     try writeAll("ready\n", to: pipe.writeEnd)
     let received = await withTaskGroup(of: Int.self) { group in
@@ -98,7 +98,7 @@ import Testing
     let pipe = try TestPipe()
     defer { close(pipe.readEnd) }
     _ = fcntl(pipe.writeEnd, F_SETFL, O_NONBLOCK)
-    let blocked = Signal<Int>()
+    let blocked = ReaderHookSignal<Int>()
     let reader = LineReader(
       fileDescriptor: pipe.readEnd, probe: LineReaderProbe(readerWillBlock: { blocked.fire($0) }))
     var lines = reader.makeAsyncIterator()

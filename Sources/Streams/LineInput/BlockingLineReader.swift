@@ -1,0 +1,96 @@
+// Synchronous line input, for a thread that may block: virtual-time replay reads its input on
+// the thread that drives the runner, where suspending is not an option.
+
+/// Reads numbered lines from a file descriptor with blocking `read(2)` calls.
+///
+/// Useful when the calling thread is allowed to block, e.g. the thread that drives a
+/// ``VirtualTimeRunner`` while replaying a recorded input file:
+///
+/// ```swift
+/// var reader = try BlockingLineReader.open(path: "keystrokes.txt")
+/// while let line = try reader.next() {
+///   // feed line.content to the runner
+/// }
+/// ```
+///
+/// It reads 64 KiB at a time and splits with a ``LineSplitter``, so lines, bad lines and the
+/// maximum length behave exactly as described there. The reader is non-copyable because it owns
+/// its read position and, when it opened the file, the descriptor, which it closes at the end of
+/// the input or when it is dropped.
+public struct BlockingLineReader: ~Copyable {
+  private let descriptor: Int32
+  /// Whether this reader opened `descriptor` and so must close it.
+  private var ownsDescriptor: Bool
+  private var splitter: LineSplitter
+  private var lines: [InputLine] = []
+  private var index = 0
+  private var atEnd = false
+  private let buffer: UnsafeMutableRawBufferPointer
+
+  /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); the reader never
+  /// closes it. Lines longer than `maxLineLength` bytes (default 1 MiB) are reported as too long.
+  public init(fileDescriptor: Int32, maxLineLength: Int = 1 << 20) {
+    self.init(descriptor: fileDescriptor, owned: false, maxLineLength: maxLineLength)
+  }
+
+  private init(descriptor: Int32, owned: Bool, maxLineLength: Int) {
+    self.descriptor = descriptor
+    self.ownsDescriptor = owned
+    self.splitter = LineSplitter(maxLineLength: maxLineLength)
+    self.buffer = .allocate(byteCount: FileDescriptorIO.chunkSize, alignment: 1)
+  }
+
+  /// Opens `path` for reading (a regular file, a FIFO, a device) and returns a reader that closes
+  /// it at the end. Opening a FIFO blocks until a writer opens it, as `open(2)` does.
+  ///
+  /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
+  public static func open(
+    path: String, maxLineLength: Int = 1 << 20
+  ) throws(LineInputError) -> BlockingLineReader {
+    let descriptor = try FileDescriptorIO.openForReading(path: path, nonBlocking: false)
+    return BlockingLineReader(descriptor: descriptor, owned: true, maxLineLength: maxLineLength)
+  }
+
+  /// The next line, blocking until it is complete; nil at the end of the input, and after.
+  ///
+  /// A last line without a newline is delivered at the end of the input. Bad lines are
+  /// delivered as elements (see ``InputLine/Content``).
+  ///
+  /// - Throws: ``LineInputError/readFailed(errno:)`` if `read(2)` fails (EINTR is retried). The
+  ///   lines read before the failure have been delivered; calling again retries the read.
+  public mutating func next() throws(LineInputError) -> InputLine? {
+    while true {
+      if index < lines.count {
+        defer { index += 1 }
+        return lines[index]
+      }
+      if atEnd { return nil }
+      lines.removeAll(keepingCapacity: true)
+      index = 0
+      guard let count = try FileDescriptorIO.readChunk(descriptor, into: buffer) else {
+        // A non-blocking descriptor from the caller has nothing yet: wait instead of spinning.
+        try FileDescriptorIO.waitUntilReadable(descriptor)
+        continue
+      }
+      if count == 0 {
+        splitter.finish(into: &lines)
+        atEnd = true
+        closeIfOwned()
+      } else {
+        splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &lines)
+      }
+    }
+  }
+
+  private mutating func closeIfOwned() {
+    if ownsDescriptor {
+      FileDescriptorIO.closeDescriptor(descriptor)
+      ownsDescriptor = false
+    }
+  }
+
+  deinit {
+    if ownsDescriptor { FileDescriptorIO.closeDescriptor(descriptor) }
+    buffer.deallocate()
+  }
+}

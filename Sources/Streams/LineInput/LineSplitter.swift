@@ -1,0 +1,162 @@
+// Splits a stream of bytes into numbered lines: the pure, I/O-free core of both line readers.
+// Hot path (10-million-line pipes): newlines are found with memchr and complete lines are
+// decoded straight out of the caller's buffer; only a line split across reads is copied.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns chunks of bytes, as they come from `read(2)`, into ``InputLine``s.
+///
+/// Useful wherever bytes arrive in pieces: feed every chunk to `append(_:into:)`
+/// and, at the end of the input, call ``finish(into:)`` for a last line without a newline.
+///
+/// ```swift
+/// var splitter = LineSplitter()
+/// var lines: [InputLine] = []
+/// splitter.append(Array("a\r\nb".utf8), into: &lines)  // lines: [1: "a"]
+/// splitter.finish(into: &lines)                        // lines: [1: "a", 2: "b"]
+/// ```
+///
+/// ## Semantics
+/// - A line ends at `\n`; a `\r` just before it is removed too. A `\r` anywhere else, a NUL, or
+///   any other byte is part of the line.
+/// - A line may be split across any number of chunks, at any byte (even inside a UTF-8 character).
+/// - A line that is not valid UTF-8 is delivered as ``InputLine/Content/invalidUTF8(byteCount:)``.
+/// - A line longer than `maxLineLength` bytes (terminator excluded) is delivered once, when it
+///   ends, as ``InputLine/Content/tooLong(byteCount:)``. Its bytes are counted and dropped as they
+///   arrive, so memory stays bounded by `maxLineLength` whatever the input.
+/// - Bad lines take a number like any other; the next line is read normally.
+public struct LineSplitter: Sendable {
+  /// The longest line, in bytes without its terminator, delivered as text.
+  public let maxLineLength: Int
+
+  /// The bytes of a line that began in an earlier chunk; never more than `maxLineLength + 1`
+  /// (the `+ 1` is a `\r` that may turn out to precede `\n`).
+  private var pending: [UInt8] = []
+  /// While discarding an over-long line: how many of its bytes have been seen.
+  private var discardedCount: Int?
+  /// Whether the last discarded byte was `\r`, which is not counted if a `\n` follows.
+  private var discardedEndsInReturn = false
+  private var nextNumber: Int
+
+  /// Creates a splitter that numbers lines from `firstLineNumber` and reports lines longer than
+  /// `maxLineLength` bytes (default 1 MiB; a negative value counts as 0) as too long.
+  public init(maxLineLength: Int = 1 << 20, firstLineNumber: Int = 1) {
+    self.maxLineLength = max(0, maxLineLength)
+    self.nextNumber = firstLineNumber
+  }
+
+  /// The number the next completed line will get.
+  public var nextLineNumber: Int { nextNumber }
+
+  /// Appends to `lines` every line that `bytes` completes, keeping an unfinished last line for
+  /// the next call.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer, into lines: inout [InputLine]) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    let end = bytes.count
+    var start = 0
+    while start < end {
+      guard let found = memchr(base + start, 0x0A, end - start) else {
+        absorb(UnsafeRawBufferPointer(start: base + start, count: end - start))
+        return
+      }
+      let newline = base.distance(to: UnsafeRawPointer(found))
+      let segment = UnsafeRawBufferPointer(start: base + start, count: newline - start)
+      if pending.isEmpty && discardedCount == nil {
+        // The common case: the whole line is in this chunk, so it is never copied.
+        emit(segment, strippingReturn: true, into: &lines)
+      } else {
+        absorb(segment)
+        completePending(strippingReturn: true, into: &lines)
+      }
+      start = newline + 1
+    }
+  }
+
+  /// Appends to `lines` every line that `bytes` completes; a convenience for byte collections.
+  public mutating func append(_ bytes: some Sequence<UInt8>, into lines: inout [InputLine]) {
+    let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+      append(UnsafeRawBufferPointer(buffer), into: &lines)
+    }
+    if done == nil {
+      Array(bytes).withUnsafeBytes { append($0, into: &lines) }
+    }
+  }
+
+  /// Appends the last line if the input did not end with a newline; call it at the end of the
+  /// input. A `\r` at the very end is kept, since no `\n` follows it. Numbering goes on, so the
+  /// splitter can be fed again (a FIFO followed across writers).
+  public mutating func finish(into lines: inout [InputLine]) {
+    if !pending.isEmpty || discardedCount != nil {
+      completePending(strippingReturn: false, into: &lines)
+    }
+  }
+
+  /// Keeps the bytes of an unfinished line, or only counts them once it is too long.
+  private mutating func absorb(_ segment: UnsafeRawBufferPointer) {
+    if let count = discardedCount {
+      discardedCount = count + segment.count
+      if let last = segment.last { discardedEndsInReturn = last == 0x0D }
+    } else if pending.count + segment.count > maxLineLength + 1 {
+      discardedCount = pending.count + segment.count
+      discardedEndsInReturn = (segment.last ?? pending.last) == 0x0D
+      pending = []  // Give back the memory of the abandoned prefix.
+    } else {
+      pending.append(contentsOf: segment)
+    }
+  }
+
+  private mutating func completePending(strippingReturn: Bool, into lines: inout [InputLine]) {
+    if let count = discardedCount {
+      let length = strippingReturn && discardedEndsInReturn ? count - 1 : count
+      lines.append(InputLine(number: takeNumber(), content: .tooLong(byteCount: length)))
+      discardedCount = nil
+      discardedEndsInReturn = false
+      return
+    }
+    pending.withUnsafeBytes { emit($0, strippingReturn: strippingReturn, into: &lines) }
+    // Keep a small buffer for the next split line; release one that grew large.
+    if pending.capacity > 1 << 16 { pending = [] } else { pending.removeAll(keepingCapacity: true) }
+  }
+
+  private mutating func emit(
+    _ line: UnsafeRawBufferPointer, strippingReturn: Bool, into lines: inout [InputLine]
+  ) {
+    var length = line.count
+    if strippingReturn, length > 0, line[length - 1] == 0x0D { length -= 1 }
+    let number = takeNumber()
+    guard length <= maxLineLength else {
+      lines.append(InputLine(number: number, content: .tooLong(byteCount: length)))
+      return
+    }
+    let content = UnsafeRawBufferPointer(rebasing: line[..<length])
+    let text = String(decoding: content, as: UTF8.self)
+    if Self.holds(text, exactly: content) {
+      lines.append(InputLine(number: number, content: .text(text)))
+    } else {
+      lines.append(InputLine(number: number, content: .invalidUTF8(byteCount: length)))
+    }
+  }
+
+  /// Whether `text`, decoded from `bytes`, holds exactly those bytes, i.e. they were valid UTF-8.
+  ///
+  /// `String(decoding:as:)` validates with the standard library's fast path and replaces invalid
+  /// sequences with U+FFFD, so its bytes equal the input exactly when the input was valid.
+  /// `String(validating:as:)` answers the same question but, being generic over any sequence,
+  /// measured 5 to 6 times slower per line, which matters on 10-million-line pipes.
+  private static func holds(_ text: String, exactly bytes: UnsafeRawBufferPointer) -> Bool {
+    guard text.utf8.count == bytes.count else { return false }
+    let same = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+      guard let decoded = utf8.baseAddress, let original = bytes.baseAddress else { return true }
+      return memcmp(decoded, original, bytes.count) == 0
+    }
+    return same ?? text.utf8.elementsEqual(bytes)
+  }
+
+  private mutating func takeNumber() -> Int {
+    defer { nextNumber += 1 }
+    return nextNumber
+  }
+}

@@ -271,4 +271,40 @@ import Testing
     _ = try runner.run { try await cache.value(for: "a", load: load) }
     #expect(calls.values == ["a", "a"])
   }
+
+  @Test func recencyOrderMatchesASimpleModelOverManyRandomCalls() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let cache = Cache(capacity: 5, clock: clock)
+    let calls = Recorder<String>()
+    // A fixed linear congruential sequence: the same "random" keys on every run.
+    var seed: UInt64 = 42
+    var keys: [String] = []
+    for _ in 0..<2_000 {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      keys.append("k\((seed >> 33) % 9)")
+    }
+    let (origins, recency) = try runner.run { [keys] () -> ([CacheOrigin], [String]) in
+      var origins: [CacheOrigin] = []
+      for key in keys {
+        origins.append(try await cache.value(for: key, load: Self.load(key, calls, clock: clock)).origin)
+      }
+      return (origins, await cache.keysByRecency)
+    }
+    // The model: most recently used first, cut to the capacity.
+    var model: [String] = []
+    var expected: [CacheOrigin] = []
+    for key in keys {
+      if let index = model.firstIndex(of: key) {
+        model.remove(at: index)
+        expected.append(.cached)
+      } else {
+        expected.append(.loaded)
+      }
+      model.insert(key, at: 0)
+      if model.count > 5 { model.removeLast() }
+    }
+    #expect(origins == expected)
+    #expect(recency == model)
+  }
 }

@@ -9,5 +9,6 @@ public struct TimeoutError: Error, Hashable, CustomStringConvertible {
   /// Creates the error for a limit of `duration`.
   public init(duration: Duration) { self.duration = duration }
 
+  /// "The operation did not finish within 2.0 s.", in the units a person reads.
   public var description: String { "The operation did not finish within \(describe(duration))." }
 }

@@ -272,39 +272,57 @@ import Testing
     #expect(calls.values == ["a", "a"])
   }
 
-  @Test func recencyOrderMatchesASimpleModelOverManyRandomCalls() throws {
+  @Test func recencyExpiryAndEvictionMatchASimpleModelOverManyRandomCalls() throws {
     let runner = VirtualTimeRunner()
     let clock = runner.clock
-    let cache = Cache(capacity: 5, clock: clock)
+    let cache = Cache(capacity: 5, timeToLive: .milliseconds(7), clock: clock)
     let calls = Recorder<String>()
-    // A fixed linear congruential sequence: the same "random" keys on every run.
+    // A fixed linear congruential sequence: the same "random" calls on every run.
     var seed: UInt64 = 42
-    var keys: [String] = []
+    var steps: [(key: String, pause: Int64)] = []
     for _ in 0..<2_000 {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      keys.append("k\((seed >> 33) % 9)")
+      steps.append(("k\((seed >> 33) % 9)", Int64((seed >> 20) % 3)))
     }
-    let (origins, recency) = try runner.run { [keys] () -> ([CacheOrigin], [String]) in
+    let (origins, recency, statistics) = try runner.run {
+      [steps] () -> ([CacheOrigin], [String], CacheStatistics) in
       var origins: [CacheOrigin] = []
-      for key in keys {
-        origins.append(try await cache.value(for: key, load: Self.load(key, calls, clock: clock)).origin)
+      for step in steps {
+        try await clock.sleep(for: .milliseconds(step.pause))
+        origins.append(try await cache.value(for: step.key, load: Self.load(step.key, calls, clock: clock)).origin)
       }
-      return (origins, await cache.keysByRecency)
+      return (origins, await cache.keysByRecency, await cache.statistics)
     }
-    // The model: most recently used first, cut to the capacity.
-    var model: [String] = []
+    // The model: (key, stored at) most recently used first; expired entries are dropped only
+    // when looked up, and count towards the capacity until then.
+    var model: [(key: String, storedAt: Int64)] = []
     var expected: [CacheOrigin] = []
-    for key in keys {
-      if let index = model.firstIndex(of: key) {
-        model.remove(at: index)
-        expected.append(.cached)
-      } else {
-        expected.append(.loaded)
+    var now: Int64 = 0
+    var (expirations, evictions) = (0, 0)
+    for step in steps {
+      now += step.pause
+      if let index = model.firstIndex(where: { $0.key == step.key }) {
+        let entry = model.remove(at: index)
+        if now < entry.storedAt + 7 {
+          expected.append(.cached)
+          model.insert(entry, at: 0)
+          continue
+        }
+        expirations += 1
       }
-      model.insert(key, at: 0)
-      if model.count > 5 { model.removeLast() }
+      expected.append(.loaded)
+      model.insert((step.key, now), at: 0)
+      if model.count > 5 {
+        model.removeLast()
+        evictions += 1
+      }
     }
-    #expect(origins == expected)
-    #expect(recency == model)
+    // Name the first call that differs rather than print 2,000 origins.
+    let firstDifference = zip(origins, expected).firstIndex { $0 != $1 }
+    #expect(firstDifference == nil, "call \(firstDifference ?? -1) (\(steps[firstDifference ?? 0].key)) differs")
+    #expect(origins.count == expected.count)
+    #expect(recency == model.map(\.key))
+    #expect(statistics.expirations == expirations && statistics.evictions == evictions)
+    #expect(expirations > 0 && evictions > 0 && expected.contains(.cached))
   }
 }

@@ -318,7 +318,7 @@ import Testing
       }
     }
     // Name the first call that differs rather than print 2,000 origins.
-    let firstDifference = zip(origins, expected).firstIndex { $0 != $1 }
+    let firstDifference = zip(origins, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
     #expect(firstDifference == nil, "call \(firstDifference ?? -1) (\(steps[firstDifference ?? 0].key)) differs")
     #expect(origins.count == expected.count)
     #expect(recency == model.map(\.key))

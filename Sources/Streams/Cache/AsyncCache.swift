@@ -1,0 +1,198 @@
+// A bounded, expiring, coalescing cache of async loads: the typeahead's answer to "the same
+// query again" (answer from memory) and "the same query, still loading" (wait for that load).
+
+/// A least-recently-used cache of values that are expensive to load, with an optional time to
+/// live on an injected clock, that runs at most one load per key at a time.
+///
+/// Useful in front of a fetch: repeated keys are answered from memory, and callers that ask for
+/// a key whose load is still running wait for that load instead of starting another.
+///
+/// ```swift
+/// let cache = AsyncCache<String, [Item], ContinuousClock>(
+///   capacity: 256, timeToLive: .seconds(30), clock: ContinuousClock())
+/// let answer = try await cache.value(for: query) { try await source.search(query) }
+/// print(answer.value.count, answer.origin)   // e.g. "12 loaded", then "12 cached"
+/// ```
+///
+/// In a test, hand it a ``VirtualTimeRunner``'s clock and check each instant exactly:
+///
+/// ```swift
+/// let runner = VirtualTimeRunner()
+/// let cache = AsyncCache<String, Int, ManualClock>(capacity: 2, timeToLive: .seconds(1),
+///                                                  clock: runner.clock)
+/// try runner.run { _ = try await cache.value(for: "a") { 1 } }       // loaded at 0 ms
+/// runner.advance(to: .milliseconds(999))
+/// try runner.run { try await cache.value(for: "a") { 2 }.origin }  // .cached
+/// runner.advance(to: .milliseconds(1_000))
+/// try runner.run { try await cache.value(for: "a") { 2 }.origin }  // .loaded (expired)
+/// ```
+///
+/// ## Detailed design
+/// - **Bounded LRU.** At most `capacity` entries are stored; a hit makes its entry the most
+///   recently used; storing into a full cache evicts the least recently used entry. O(1) each.
+/// - **Time to live.** An entry stored at instant `t` (when its load finished, on `clock`) is a
+///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. Expired entries are
+///   dropped when looked up; until then they count towards `capacity` like any other.
+/// - **Coalescing.** A miss keeps its load, an unstructured task, in the cache while it runs, so
+///   every caller for that key that arrives meanwhile waits for the same load: six concurrent
+///   callers cause one load; the first gets origin ``CacheOrigin/loaded``, the others
+///   ``CacheOrigin/joined``, and all get its value or its error.
+/// - **Failures are not cached.** Every caller waiting for a failed load gets the error; the next
+///   call for the key loads again.
+///
+/// ## Cancellation
+/// - A waiting caller whose task is cancelled throws `CancellationError` at once; the load goes
+///   on for the callers still waiting, even if the cancelled caller started it.
+/// - When the last waiting caller leaves, the load's task is cancelled and forgotten: its result,
+///   should one still arrive, is not stored, and the next call for the key loads again.
+/// - A call from an already cancelled task is still answered on a hit, and throws
+///   `CancellationError` without starting or joining a load on a miss.
+public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> where C.Duration == Duration {
+  private struct Entry {
+    var value: Value
+    /// The first instant at which the entry is a miss; nil when entries never expire.
+    var expiry: C.Instant?
+  }
+
+  /// A load in flight and the callers waiting for it.
+  private struct Flight {
+    /// Tells this load from a later one for the same key, after this one was abandoned.
+    let id: UInt64
+    let task: Task<Void, Never>
+    var waiters: [LoadWaiter<Value>]
+    /// False after ``removeAll()``: the result still answers the waiters but is not stored.
+    var storesResult = true
+  }
+
+  private var entries: LRUList<Key, Entry>
+  private var flights: [Key: Flight] = [:]
+  private var lastFlightID: UInt64 = 0
+  private let timeToLive: Duration?
+  private let clock: C
+
+  /// Counters of hits, loads, joins, evictions and expirations since the cache was created.
+  public private(set) var statistics = CacheStatistics()
+
+  /// Creates an empty cache.
+  ///
+  /// - Parameters:
+  ///   - capacity: the most entries stored. 0 (or less) stores nothing but still coalesces
+  ///     concurrent loads of the same key.
+  ///   - timeToLive: how long an entry stays a hit after its load finished, on `clock`; nil
+  ///     keeps entries until they are evicted. Zero (or less) makes every entry expire at once.
+  ///   - clock: the clock that tells when entries expire.
+  public init(capacity: Int, timeToLive: Duration? = nil, clock: C) {
+    entries = LRUList(capacity: capacity)
+    self.timeToLive = timeToLive
+    self.clock = clock
+  }
+
+  /// How many entries are stored (expired ones not yet looked up included).
+  public var count: Int { entries.count }
+
+  /// The value for `key`: from memory if stored and unexpired, else from the load in flight for
+  /// `key`, else from a new load that runs `load`.
+  ///
+  /// - Returns: the value and its ``CacheOrigin``. A successful new load stores the value (as
+  ///   the most recently used entry, evicting the least recently used one if the cache is full).
+  /// - Throws: the error the load threw (nothing is stored, the next call loads again), or
+  ///   `CancellationError` at once when the caller's task is cancelled while it waits (the load
+  ///   goes on for other waiters and is cancelled when none is left).
+  public func value(
+    for key: Key, load: @escaping @Sendable () async throws -> Value
+  ) async throws -> CacheAnswer<Value> {
+    if let value = storedValue(for: key) {
+      statistics.hits += 1
+      return CacheAnswer(value: value, origin: .cached)
+    }
+    try Task.checkCancellation()
+    let waiter = LoadWaiter<Value>()
+    let origin: CacheOrigin
+    let flightID: UInt64
+    if var flight = flights[key] {
+      flight.waiters.append(waiter)
+      flights[key] = flight
+      flightID = flight.id
+      origin = .joined
+      statistics.joins += 1
+    } else {
+      flightID = startLoad(for: key, load: load, firstWaiter: waiter)
+      origin = .loaded
+      statistics.loads += 1
+    }
+    do {
+      return CacheAnswer(value: try await waiter.wait(), origin: origin)
+    } catch {
+      if waiter.wasCancelled { leave(flightID, for: key, waiter: waiter) }
+      throw error
+    }
+  }
+
+  /// Removes every stored entry. Loads in flight still answer their waiters, but their results
+  /// are not stored: they may predate whatever made the caller clear the cache.
+  public func removeAll() {
+    entries.removeAll()
+    for key in flights.keys { flights[key]?.storesResult = false }
+  }
+
+  /// Stored keys from the most to the least recently used (for tests; O(count)).
+  public var keysByRecency: [Key] { entries.keysByRecency }
+
+  /// The stored value for `key` if it has not expired, marking it used; drops it if expired.
+  private func storedValue(for key: Key) -> Value? {
+    guard let slot = entries.slot(of: key) else { return nil }
+    if let expiry = entries.element(at: slot).expiry, clock.now >= expiry {
+      entries.remove(at: slot)
+      statistics.expirations += 1
+      return nil
+    }
+    entries.markUsed(slot)
+    return entries.element(at: slot).value
+  }
+
+  private func startLoad(
+    for key: Key, load: @escaping @Sendable () async throws -> Value, firstWaiter: LoadWaiter<Value>
+  ) -> UInt64 {
+    lastFlightID &+= 1
+    let id = lastFlightID
+    // The task reports back to the actor; the actor is held until the caller has registered
+    // as a waiter, so the result cannot arrive before someone waits for it.
+    let task = Task(inheritingExecutor: {
+      let result: Result<Value, any Error>
+      do {
+        result = .success(try await load())
+      } catch {
+        result = .failure(error)
+      }
+      await self.finish(id, for: key, with: result)
+    })
+    flights[key] = Flight(id: id, task: task, waiters: [firstWaiter])
+    return id
+  }
+
+  /// A load finished: store its value (unless abandoned or cleared) and answer its waiters.
+  private func finish(_ id: UInt64, for key: Key, with result: Result<Value, any Error>) {
+    // Abandoned by all its waiters (and maybe replaced by a newer load): drop the result.
+    guard let flight = flights[key], flight.id == id else { return }
+    flights[key] = nil
+    if case .success(let value) = result, flight.storesResult {
+      let expiry = timeToLive.map { clock.now.advanced(by: $0) }
+      if entries.insert(Entry(value: value, expiry: expiry), for: key) != nil {
+        statistics.evictions += 1
+      }
+    }
+    for waiter in flight.waiters { waiter.answer(with: result) }
+  }
+
+  /// A cancelled caller left: forget it, and cancel the load when nobody waits for it any more.
+  private func leave(_ id: UInt64, for key: Key, waiter: LoadWaiter<Value>) {
+    guard var flight = flights[key], flight.id == id else { return }
+    flight.waiters.removeAll { $0 === waiter }
+    if flight.waiters.isEmpty {
+      flights[key] = nil
+      flight.task.cancel()
+    } else {
+      flights[key] = flight
+    }
+  }
+}

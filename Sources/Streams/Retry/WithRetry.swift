@@ -1,0 +1,54 @@
+// Trying a failing async operation again after an exponential backoff slept on an injected
+// clock, for errors worth retrying (a timeout, a 503), never for a cancellation.
+
+/// Calls `operation` until it succeeds, `shouldRetry` rejects its error, or `policy.maxAttempts`
+/// calls have been made, sleeping ``RetryPolicy/backoff(beforeRetry:)`` on `clock` between calls.
+///
+/// Useful around a fetch that fails now and then: a transient failure costs a short wait
+/// instead of an error.
+///
+/// ```swift
+/// let policy = RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(200))
+/// let items = try await withRetry(policy, clock: ContinuousClock(), shouldRetry: { $0 is TimeoutError }) {
+///   try await withTimeout(.seconds(2), clock: ContinuousClock()) { try await source.search(query) }
+/// }
+/// ```
+///
+/// In a test, a ``VirtualTimeRunner`` shows each retry's exact instant:
+///
+/// ```swift
+/// let runner = VirtualTimeRunner()
+/// let task = runner.start {
+///   try await withRetry(RetryPolicy(maxAttempts: 2, initialBackoff: .seconds(2)),
+///                       clock: runner.clock) { try await flakyFetch() }
+/// }
+/// runner.advance(to: .milliseconds(1_999))   // one call so far
+/// runner.advance(to: .milliseconds(2_000))   // the second call happens now
+/// ```
+///
+/// - Returns: the first value `operation` returns.
+/// - Throws:
+///   - the last error `operation` threw, when `shouldRetry` rejected it or it came from the
+///     last allowed attempt;
+///   - a `CancellationError` thrown by `operation` at once: a cancellation is never retried;
+///   - `CancellationError` when the task is cancelled after a failed attempt that would have
+///     been retried, or while it sleeps before the next attempt (it stops at once).
+public func withRetry<T: Sendable, C: Clock>(
+  _ policy: RetryPolicy,
+  clock: C,
+  isolation: isolated (any Actor)? = #isolation,
+  shouldRetry: (any Error) -> Bool = { _ in true },
+  operation: () async throws -> T
+) async throws -> T where C.Duration == Duration {
+  var attempt = 1
+  while true {
+    do {
+      return try await operation()
+    } catch {
+      if error is CancellationError || attempt >= policy.maxAttempts || !shouldRetry(error) { throw error }
+      try Task.checkCancellation()
+      try await clock.sleep(for: policy.backoff(beforeRetry: attempt))
+      attempt += 1
+    }
+  }
+}

@@ -37,10 +37,19 @@ public protocol SearchSource: Sendable {
   /// A short stable name ("catalog", "itunes", or the server's URL), part of every cache key.
   var name: String { get }
 
+  /// Whether answers come over the network (reported as `network` in events) rather than from a
+  /// local catalog (`catalog`). Defaults to true.
+  var isNetwork: Bool { get }
+
   /// The items matching `request`, at most `request.limit` of them, best first.
   ///
   /// - Throws: `SearchError` for a failure, `CancellationError` when the task was cancelled.
   func search(_ request: SearchRequest) async throws -> [SearchItem]
+}
+
+extension SearchSource {
+  /// Sources are remote unless they say otherwise.
+  public var isNetwork: Bool { true }
 }
 
 /// Why a source could not answer.
@@ -81,4 +90,16 @@ public enum SearchError: Error, Sendable, Hashable {
     case .decoding(let excerpt): "cannot decode the answer: \(excerpt)"
     }
   }
+}
+
+/// A backend that can answer several categories with one request (iTunes' `media=all`).
+///
+/// Useful to spend one request instead of one per category when a service limits the rate.
+public protocol MultiCategorySearchSource: SearchSource {
+  /// The items matching `request.term` in each of `categories` (`request.category` is ignored),
+  /// at most `request.limit` per category, best first. Every asked category has an entry, empty
+  /// when nothing matched; items of other categories are dropped.
+  ///
+  /// - Throws: `SearchError` for a failure, `CancellationError` when the task was cancelled.
+  func search(_ request: SearchRequest, categories: [Category]) async throws -> [Category: [SearchItem]]
 }

@@ -100,7 +100,9 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   private func searchInOneRequest(_ term: SearchTerm) async -> SearchOutcome {
     let categories = configuration.categories
     do {
-      let request = { [repository] in try await repository.answer(for: term, scope: .all(categories)) }
+      let request: @Sendable () async throws -> SearchRepository<C>.Answer = { [repository] in
+        try await repository.answer(for: term, scope: .all(categories))
+      }
       let answer: SearchRepository<C>.Answer
       if let timeout = configuration.searchTimeout {
         answer = try await withTimeout(timeout, clock: clock, operation: request)
@@ -109,7 +111,9 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       }
       let origin = itemOrigin(answer.origin)
       return SearchOutcome(
-        categories: categories.map { CategoryResult(category: $0, outcome: .items(answer.items[$0] ?? [], from: origin)) },
+        categories: categories.map {
+          CategoryResult(category: $0, outcome: .items(answer.items[$0] ?? [], from: origin))
+        },
         source: ResultSource(aggregating: [answer.origin]))
     } catch {
       let failure = searchError(error)

@@ -22,24 +22,31 @@ struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     case answered(term: String, outcome: SearchOutcome, elapsedMilliseconds: Int64)
   }
 
+  /// The child of one settled term: the search, answered in full (or per category first).
+  private func searchChild(_ term: SearchTerm, emit: SwitchMapEmitter<Output>) async {
+    guard !term.isCleared else { return }
+    let start = clock.now
+    var progress: (@Sendable (CategoryResult) -> Void)?
+    if configuration.progressive {
+      progress = { @Sendable result in emit(.partial(term: term.text, result: result)) }
+    }
+    let outcome = await fanOut.search(term, progress: progress)
+    let elapsed = start.duration(to: clock.now).wholeMilliseconds
+    emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: elapsed))
+  }
+
   /// Runs until `terms` finishes and the last search has answered, or until cancelled.
   func run(_ terms: AsyncStream<SearchTerm>, session: String?) async {
     let debounce = configuration.debounce
-    let progressive = configuration.progressive
-    let fanOut = fanOut
-    let clock = clock
+    let quietPeriod: @Sendable (SearchTerm) -> Duration = { $0.isCleared ? .zero : debounce }
+    let distinctKey: @Sendable (SearchTerm) -> String = { $0.key }
+    let search: @Sendable (SearchTerm, SwitchMapEmitter<Output>) async -> Void = { [self] term, emit in
+      await searchChild(term, emit: emit)
+    }
     let events = terms
-      .debounce(clock: clock) { $0.isCleared ? .zero : debounce }
-      .removeDuplicates(by: { $0.key })
-      .switchMap { (term: SearchTerm, emit: SwitchMapEmitter<Output>) in
-        guard !term.isCleared else { return }
-        let start = clock.now
-        let progress: (@Sendable (CategoryResult) -> Void)? = progressive
-          ? { emit(.partial(term: term.text, result: $0)) } : nil
-        let outcome = await fanOut.search(term, progress: progress)
-        let elapsed = start.duration(to: clock.now).wholeMilliseconds
-        emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: elapsed))
-      }
+      .debounce(clock: clock, quietPeriod: quietPeriod)
+      .removeDuplicates(by: distinctKey)
+      .switchMap(search)
     do {
       for try await event in events {
         switch event {

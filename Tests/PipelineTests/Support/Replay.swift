@@ -15,30 +15,25 @@ struct Key {
   }
 }
 
-/// Replays `keys` and returns the events, with the stub the source was.
+/// Feeds `keys` at their instants, keeps the input open until `inputEndsAt` (by default 10 s
+/// after the last key, so every search settles on its own), then ends it and runs to the end.
+/// Returns the events and the stub source.
 func replay(
-  _ keys: [Key], configuration: PipelineConfiguration = PipelineConfiguration(),
-  source makeSource: @escaping @Sendable (ManualClock) -> StubSource = { StubSource(latency: .milliseconds(401), clock: $0) }
+  _ keys: [Key], configuration: PipelineConfiguration = PipelineConfiguration(), inputEndsAt: Int64? = nil,
+  source makeSource: (ManualClock) -> StubSource = { StubSource(latency: .milliseconds(401), clock: $0) }
 ) throws -> (log: EventLog, source: StubSource) {
+  let runner = VirtualTimeRunner()
+  let source = makeSource(runner.clock)
   let log = EventLog()
-  let made = Box<StubSource>()
-  var remaining = keys.enumerated().makeIterator()
-  try ReplayDriver(configuration: configuration) { clock in
-    let source = makeSource(clock)
-    made.value = source
-    return source
-  }.run(sink: log.sink) {
-    guard let (index, key) = remaining.next() else { return nil }
-    return .keystroke(Keystroke(term: key.text, atMilliseconds: key.at, session: key.session), line: index + 1)
+  let pipeline = SearchPipeline(configuration: configuration, source: source, clock: runner.clock, sink: log.sink)
+  let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
+  let task = runner.start { await pipeline.run(inputs) }
+  for key in keys {
+    runner.advance(to: .milliseconds(key.at))
+    feed.yield(.keystroke(Keystroke(term: key.text, atMilliseconds: key.at, session: key.session)))
   }
-  guard let source = made.value else { throw ReplayTestError.noSource }
+  runner.advance(to: .milliseconds(inputEndsAt ?? ((keys.last?.at ?? 0) + 10_000)))
+  feed.finish()
+  _ = try runner.finish(task)
   return (log, source)
-}
-
-enum ReplayTestError: Error { case noSource }
-
-/// A box the replay's source factory fills in, read back after the run.
-final class Box<Value: Sendable>: @unchecked Sendable {
-  // Written once on the driving thread before any read: the runner runs everything there.
-  var value: Value?
 }

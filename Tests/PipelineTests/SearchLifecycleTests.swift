@@ -1,0 +1,107 @@
+// Every search ends in exactly one results, error or cancelled, whatever the input; and a run
+// cancelled mid-search reports its open searches as cancelled for shutdown.
+import Pipeline
+import Streams
+import Testing
+
+@Suite struct SearchLifecycleTests {
+  /// SplitMix64: a small seeded generator so a failing seed can be replayed.
+  struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  static func randomKeys(seed: UInt64) -> [Key] {
+    var random = SeededRandom(state: seed)
+    let texts = ["", "  ", "t", "ta", "tay", "Tay", "taylor", "zim", "zimmer", "s", "se", "serial", "x"]
+    let sessions: [String?] = [nil, "a", "b"]
+    var at: Int64 = 0
+    return (0..<300).map { _ in
+      at += Int64.random(in: 0...700, using: &random)
+      return Key(at, texts.randomElement(using: &random) ?? "", session: sessions.randomElement(using: &random) ?? nil)
+    }
+  }
+
+  @Test(arguments: 1...25 as ClosedRange<UInt64>)
+  func everySearchEndsInExactlyOneTerminalEvent(seed: UInt64) throws {
+    var configuration = PipelineConfiguration()
+    configuration.searchTimeout = .milliseconds(Int64(300 + seed * 20))
+    configuration.progressive = seed % 2 == 0
+    configuration.cacheCapacity = Int(seed % 4) * 3
+    let latency = Duration.milliseconds(Int64(seed * 37 % 900))
+    let (log, _) = try replay(Self.randomKeys(seed: seed), configuration: configuration, inputEndsAt: nil) {
+      StubSource(latency: latency, clock: $0, failures: ["zim": .server(500), "movies:*": .rateLimited])
+    }
+    var open: [String: String] = [:]
+    var searches = 0
+    var terminals = 0
+    for event in log.events {
+      let session = event.session ?? ""
+      switch event.kind {
+      case .search(let term):
+        #expect(open[session] == nil, "seed \(seed): a search started while \(open[session] ?? "") was open")
+        open[session] = term
+        searches += 1
+      case .results(let term, _, _, _), .error(let term, _), .cancelled(let term, _):
+        #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) ends no open search")
+        open[session] = nil
+        terminals += 1
+      case .partial(let term, _):
+        #expect(open[session] == term, "seed \(seed): a partial answer for a search that is not open")
+      case .cleared, .inputError, .summary:
+        break
+      }
+    }
+    #expect(open.isEmpty, "seed \(seed): searches never ended: \(open)")
+    #expect(searches == terminals)
+    #expect(searches > 0)
+    guard case .summary(let summary) = log.events.last?.kind else {
+      Issue.record("seed \(seed): the summary must come last")
+      return
+    }
+    #expect(summary.searches == summary.results + summary.errors + summary.cancellations)
+    #expect(log.events.map(\.seq) == Array(1...log.events.count))
+  }
+
+  @Test func cancellingTheRunReportsOpenSearchesAsShutdownThenTheSummary() throws {
+    let runner = VirtualTimeRunner()
+    let source = StubSource(latency: .seconds(5), clock: runner.clock)
+    let log = EventLog()
+    let pipeline = SearchPipeline(source: source, clock: runner.clock, sink: log.sink)
+    let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
+    let task = runner.start { await pipeline.run(inputs) }
+    feed.yield(.keystroke(Keystroke(term: "taylor", atMilliseconds: nil, session: "a")))
+    feed.yield(.keystroke(Keystroke(term: "serial", atMilliseconds: nil, session: "b")))
+    runner.advance(to: .milliseconds(1_000))
+    task.cancel()
+    let summary = try runner.finish(task)
+    #expect(log.lines == [
+      "[a] search taylor@300", "[b] search serial@300", "[a] cancelled taylor shutdown@1000",
+      "[b] cancelled serial shutdown@1000", "summary@1000",
+    ])
+    #expect(summary.cancellations == 2)
+    #expect(source.cancelledRequests.count == 6)
+    #expect(runner.clock.sleeperCount == 0)
+  }
+
+  @Test func badLinesBecomeInputErrorsAndTheRunGoesOn() throws {
+    let runner = VirtualTimeRunner()
+    let log = EventLog()
+    let pipeline = SearchPipeline(source: StubSource(clock: runner.clock), clock: runner.clock, sink: log.sink)
+    let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
+    let task = runner.start { await pipeline.run(inputs) }
+    feed.yield(.invalid(line: 1, reason: "invalid JSON"))
+    feed.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: nil, session: nil)))
+    feed.finish()
+    let summary = try runner.finish(task)
+    #expect(log.lines == ["input_error 1@0", "search tay@0", "results tay load@0", "summary@0"])
+    #expect(summary.inputLines == 2)
+    #expect(summary.inputErrors == 1)
+  }
+}

@@ -228,3 +228,16 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(InputLineParser.parse(line) == keystroke("a"))
   }
 }
+
+@Suite struct RecordingLineTests {
+  @Test(arguments: [
+    Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"),
+    Keystroke(term: "AC/DC & \"Queen\"\t\\ 宇多田 🎸", atMilliseconds: 0, session: nil),
+    Keystroke(term: "", atMilliseconds: nil, session: "a\u{0}b"),
+  ])
+  func aRecordingLineReadsBackAsTheSameKeystroke(keystroke: Keystroke) {
+    let line = keystroke.recordingLine
+    #expect(line.hasSuffix("}\n"))
+    #expect(InputLineParser.parse(String(line.dropLast())) == .keystroke(keystroke))
+  }
+}

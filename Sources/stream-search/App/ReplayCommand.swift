@@ -1,0 +1,80 @@
+// `--replay`: the recording is read on this thread, one line at a time, and replayed in virtual
+// time. The output is identical to the byte on every run.
+import Pipeline
+import Streams
+import Synchronization
+
+/// Runs a replay to its end and says how the process should exit.
+struct ReplayCommand {
+  let setup: RunSetup
+  let output: EventOutput
+  let log: Log
+  let stop: StopRequest
+
+  private enum Interruption: Error {
+    case outputClosed
+    case signal(TerminationSignal)
+  }
+
+  func run() -> ExitStatus {
+    let options = setup.options
+    var reader: BlockingLineReader
+    do {
+      if let path = options.inputPath {
+        reader = try BlockingLineReader.open(path: path, maxLineLength: options.maxLineBytes)
+      } else {
+        reader = BlockingLineReader(fileDescriptor: 0, maxLineLength: options.maxLineBytes)
+      }
+    } catch {
+      log.error("\(error)")
+      return .noInput
+    }
+    let driver = ReplayDriver(configuration: setup.configuration(log: log)) { [setup] clock in
+      setup.source(clock: clock)
+    }
+    do {
+      try driver.run(sink: output.write) {
+        // Checked between lines: a signal or a closed output is acted on at the next line.
+        if output.isClosed { throw Interruption.outputClosed }
+        if let signal = stop.signal { throw Interruption.signal(signal) }
+        return try reader.next()?.replayLine
+      }
+    } catch Interruption.outputClosed {
+      return output.failure == nil ? .success : .ioError
+    } catch Interruption.signal(let signal) {
+      return signal.exitStatus
+    } catch let error as LineInputError {
+      log.error("\(error)")
+      return .ioError
+    } catch {
+      log.error("replay failed: \(error)")
+      return .ioError
+    }
+    return output.failure == nil ? .success : .ioError
+  }
+}
+
+/// A termination signal, once one has arrived; read by whoever checks between steps.
+final class StopRequest: Sendable {
+  private let received = Mutex<TerminationSignal?>(nil)
+  private let onStop = Mutex<(@Sendable () -> Void)?>(nil)
+
+  /// The first signal received, if any.
+  var signal: TerminationSignal? { received.withLock { $0 } }
+
+  /// Records `signal` (the first one wins) and runs the stop action once.
+  func request(_ signal: TerminationSignal) {
+    let first = received.withLock { received -> Bool in
+      guard received == nil else { return false }
+      received = signal
+      return true
+    }
+    guard first else { return }
+    onStop.withLock { $0.take() }?()
+  }
+
+  /// Sets what to do when a signal arrives (e.g. cancel the live pipeline).
+  func whenRequested(_ action: @escaping @Sendable () -> Void) {
+    onStop.withLock { $0 = action }
+  }
+}

@@ -1,0 +1,65 @@
+// Which source a run asks, built from the options on the run's clock.
+import Foundation
+import Pipeline
+
+/// Why the source cannot be built: a catalog file that cannot be read.
+struct SourceSetupError: Error {
+  let message: String
+}
+
+/// Builds sources and the pipeline configuration from the command-line options.
+struct RunSetup: Sendable {
+  let options: CommandLineOptions
+  /// The user's catalog, loaded once up front so a bad file fails before anything runs.
+  let catalogItems: [SearchItem]?
+
+  /// Loads what the options name; throws ``SourceSetupError`` when the catalog file is unusable.
+  init(options: CommandLineOptions) throws {
+    self.options = options
+    if let path = options.catalogPath {
+      do {
+        catalogItems = try CatalogSource.load(contentsOf: path)
+      } catch {
+        throw SourceSetupError(message: "cannot use catalog '\(path)': \(error)")
+      }
+    } else {
+      catalogItems = nil
+    }
+  }
+
+  /// The source the options ask for, waiting on `clock` where it simulates latency.
+  func source(clock: any Clock<Duration>) -> any SearchSource {
+    switch options.source {
+    case .catalog:
+      if let catalogItems {
+        return CatalogSource(items: catalogItems, latency: options.latency, clock: clock)
+      }
+      return CatalogSource(latency: options.latency, clock: clock)
+    case .itunes:
+      return ITunesSource(requestTimeout: options.timeout)
+    case .url(let url):
+      return ITunesSource(baseURL: url, requestTimeout: options.timeout)
+    }
+  }
+
+  /// The pipeline configuration the options ask for; `log` receives verbose diagnostics.
+  func configuration(log: Log) -> PipelineConfiguration {
+    var configuration = PipelineConfiguration()
+    configuration.categories = options.categories
+    configuration.debounce = options.debounce
+    configuration.minimumTermLength = options.minLength
+    configuration.limit = options.limit
+    configuration.country = options.country
+    configuration.searchTimeout = options.timeout
+    configuration.rateLimit = options.rateLimit.map { Pipeline.RateLimit(permits: $0.permits, per: $0.window) }
+    configuration.cacheCapacity = options.cacheSize
+    configuration.cacheTimeToLive = options.cacheTTL
+    configuration.progressive = options.progressive
+    configuration.singleRequest = options.singleRequest
+    configuration.sessionIdleTimeout = options.sessionIdle
+    if log.level >= .verbose {
+      configuration.log = { message in log.diagnostic(message.description) }
+    }
+    return configuration
+  }
+}

@@ -1,0 +1,134 @@
+// Runs a built executable as a child process with given standard input, and collects its standard
+// output, standard error and exit status: for end-to-end tests of the real binary.
+import Foundation
+import Synchronization
+
+@testable import stream_search
+
+/// How a child process ended and what it wrote.
+struct SubprocessResult: Equatable, Sendable {
+  /// The exit status, or the signal number when ``terminatedBySignal`` is true.
+  let status: Int32
+  /// True when a signal ended the process rather than `exit`.
+  let terminatedBySignal: Bool
+  /// Everything written to standard output.
+  let standardOutput: Data
+  /// Everything written to standard error.
+  let standardError: Data
+
+  /// Standard output decoded as UTF-8 (invalid bytes replaced).
+  var stdout: String { String(decoding: standardOutput, as: UTF8.self) }
+  /// Standard error decoded as UTF-8 (invalid bytes replaced).
+  var stderr: String { String(decoding: standardError, as: UTF8.self) }
+}
+
+/// Failures to start a child process.
+enum SubprocessError: Error, CustomStringConvertible {
+  /// No executable called `name` was found in any of `searched`.
+  case executableNotFound(name: String, searched: [String])
+
+  /// Says what was looked for and where.
+  var description: String {
+    switch self {
+    case .executableNotFound(let name, let searched):
+      "No executable '\(name)' in \(searched.joined(separator: ", ")); build it first (swift build --build-tests)."
+    }
+  }
+}
+
+/// Runs executables as child processes and waits for them.
+///
+/// Standard input is written and both outputs are read on their own threads while the child runs,
+/// so a child that writes more than a pipe holds (64 KiB) before reading all its input cannot
+/// deadlock the test. Nothing waits on time: ``run(_:arguments:input:environment:)`` returns when
+/// the child has exited and both of its outputs have reached end of file.
+///
+/// ```swift
+/// let result = try Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: ["--version"])
+/// #expect(result == SubprocessResult(status: 0, terminatedBySignal: false,
+///                                    standardOutput: Data("stream-search 0.1.0\n".utf8), standardError: Data()))
+/// ```
+enum Subprocess {
+  /// Runs `executable` with `arguments`, feeding it `input` on standard input (then end of file),
+  /// and returns when it has exited. `environment` nil passes this process's environment on.
+  ///
+  /// If the child exits without reading all of `input`, the rest is dropped (the write sees EPIPE,
+  /// which does not kill the test process: SIGPIPE is ignored here).
+  static func run(
+    _ executable: URL,
+    arguments: [String] = [],
+    input: Data = Data(),
+    environment: [String: String]? = nil
+  ) throws -> SubprocessResult {
+    ignoreSIGPIPE()
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    // Foundation closes the child's ends of the pipes in this process once the child is started.
+    try process.run()
+
+    let group = DispatchGroup()
+    let output = Collected()
+    let error = Collected()
+    DispatchQueue.global().async(group: group) {
+      let writer = OutputWriter(fileDescriptor: stdin.fileHandleForWriting.fileDescriptor)
+      try? writer.write(Array(input))
+      try? stdin.fileHandleForWriting.close()
+    }
+    DispatchQueue.global().async(group: group) {
+      output.set(stdout.fileHandleForReading.readDataToEndOfFile())
+    }
+    DispatchQueue.global().async(group: group) {
+      error.set(stderr.fileHandleForReading.readDataToEndOfFile())
+    }
+    process.waitUntilExit()
+    group.wait()
+    return SubprocessResult(
+      status: process.terminationStatus,
+      terminatedBySignal: process.terminationReason == .uncaughtSignal,
+      standardOutput: output.get(),
+      standardError: error.get()
+    )
+  }
+}
+
+/// Finds the products `swift build` put next to the test bundle.
+enum BuiltProducts {
+  /// The executable product called `name`, built with the tests.
+  ///
+  /// Looked for in the directory of `Bundle.main` (the build directory on Linux, where the test
+  /// runner is the test binary itself), next to any loaded `.xctest` bundle (macOS, where `xctest`
+  /// loads the bundle), and next to this process's executable.
+  ///
+  /// - Throws: ``SubprocessError/executableNotFound(name:searched:)`` listing the places tried.
+  static func executable(_ name: String) throws -> URL {
+    let xctestParents = Bundle.allBundles
+      .filter { $0.bundleURL.pathExtension == "xctest" }
+      .map { $0.bundleURL.deletingLastPathComponent() }
+    let programDirectory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+    let directories = [Bundle.main.bundleURL] + xctestParents + [programDirectory]
+    for directory in directories {
+      let candidate = directory.appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw SubprocessError.executableNotFound(name: name, searched: directories.map(\.path))
+  }
+}
+
+/// Bytes handed from a reader thread to the test thread.
+private final class Collected: Sendable {
+  private let data = Mutex(Data())
+
+  /// Stores what the reader read.
+  func set(_ value: Data) { data.withLock { $0 = value } }
+
+  /// What the reader stored.
+  func get() -> Data { data.withLock { $0 } }
+}

@@ -15,37 +15,54 @@ import Testing
     }
   }
 
-  @Test(arguments: [
-    (["--limit", "abc"], CommandLineError.invalidValue("abc", option: "--limit", reason: "expected a whole number from 1 to 200")),
-    (["--limit", "0"], .invalidValue("0", option: "--limit", reason: "expected a whole number from 1 to 200")),
-    (["--limit", "201"], .invalidValue("201", option: "--limit", reason: "expected a whole number from 1 to 200")),
-    (["--limit", "1.5"], .invalidValue("1.5", option: "--limit", reason: "expected a whole number from 1 to 200")),
-    (["--limit", ""], .invalidValue("", option: "--limit", reason: "expected a whole number from 1 to 200")),
-    (["--min-length", "0"], .invalidValue("0", option: "--min-length", reason: "expected a whole number of at least 1")),
-    (["--max-line-bytes", "0"], .invalidValue("0", option: "--max-line-bytes", reason: "expected a whole number of at least 1")),
-    (["--cache-size", "-1"], .invalidValue("-1", option: "--cache-size", reason: "expected a whole number of at least 0")),
-    (["--cache-size", "99999999999999999999"], .invalidValue("99999999999999999999", option: "--cache-size", reason: "expected a whole number of at least 0")),
-    (["--debounce", "300"], .invalidValue("300", option: "--debounce", reason: "add a unit, e.g. 300ms")),
-    (["--latency", "5"], .invalidValue("5", option: "--latency", reason: "add a unit, e.g. 5ms")),
-    (["--timeout", "10"], .invalidValue("10", option: "--timeout", reason: "add a unit, e.g. 10s")),
-    (["--cache-ttl", "10"], .invalidValue("10", option: "--cache-ttl", reason: "add a unit, e.g. 10m")),
-    (["--session-idle", "10"], .invalidValue("10", option: "--session-idle", reason: "add a unit, e.g. 10m")),
-    (["--debounce", "fast"], .invalidValue("fast", option: "--debounce", reason: "expected a duration such as 300ms, 1.5s, 2m or 1h")),
-    (["--debounce", "-1s"], .invalidValue("-1s", option: "--debounce", reason: "expected a duration such as 300ms, 1.5s, 2m or 1h")),
-    (["--debounce", "999999999h"], .invalidValue("999999999h", option: "--debounce", reason: "expected a duration under 292 years")),
-    (["--timeout", "0"], .invalidValue("0", option: "--timeout", reason: "expected a duration greater than 0")),
-    (["--cache-ttl", "0s"], .invalidValue("0s", option: "--cache-ttl", reason: "expected a duration greater than 0")),
-    (["--session-idle", "0"], .invalidValue("0", option: "--session-idle", reason: "expected a duration greater than 0")),
-    (["--source", "ftp://example.com"], .invalidValue("ftp://example.com", option: "--source", reason: "expected catalog, itunes, or an http(s) URL with a host")),
-    (["--source", "http://"], .invalidValue("http://", option: "--source", reason: "expected catalog, itunes, or an http(s) URL with a host")),
-    (["--source", "spotify"], .invalidValue("spotify", option: "--source", reason: "expected catalog, itunes, or an http(s) URL with a host")),
-    (["--categories", "music,books"], .invalidValue("music,books", option: "--categories", reason: "unknown category 'books'; expected a comma-separated list of music, movies, podcasts, musicVideo, audiobook, shortFilm, tvShow, software, ebook")),
-    (["--categories", "music,,movies"], .invalidValue("music,,movies", option: "--categories", reason: "empty category name; expected a comma-separated list of music, movies, podcasts, musicVideo, audiobook, shortFilm, tvShow, software, ebook")),
-    (["--country", "USA"], .invalidValue("USA", option: "--country", reason: "expected a two-letter country code, e.g. US")),
-    (["--country", "1A"], .invalidValue("1A", option: "--country", reason: "expected a two-letter country code, e.g. US")),
-    (["--country", "ÜS"], .invalidValue("ÜS", option: "--country", reason: "expected a two-letter country code, e.g. US")),
-    (["--rate-limit", "20"], .invalidValue("20", option: "--rate-limit", reason: "expected a rate such as 20/min, 5/s, 100/h or 20/60s, or none")),
-    (["--format", "json"], .invalidValue("json", option: "--format", reason: "expected jsonl or pretty")),
+  /// "Invalid value" for `option`.
+  private static func invalid(_ value: String, _ option: String, _ reason: String) -> CommandLineError {
+    .invalidValue(value, option: option, reason: reason)
+  }
+
+  private static let limitRange = "expected a whole number from 1 to 200"
+  private static let duration = "expected a duration such as 300ms, 1.5s, 2m or 1h"
+  private static let positive = "expected a duration greater than 0"
+  private static let source = "expected catalog, itunes, or an http(s) URL with a host"
+  private static let categories = "expected a comma-separated list of "
+    + "music, movies, podcasts, musicVideo, audiobook, shortFilm, tvShow, software, ebook"
+  private static let rate = "expected a rate such as 20/min, 5/s, 100/h or 20/60s, or none"
+  private static let country = "expected a two-letter country code, e.g. US"
+
+  static let refusals: [([String], CommandLineError)] = [
+    (["--limit", "abc"], invalid("abc", "--limit", limitRange)),
+    (["--limit", "0"], invalid("0", "--limit", limitRange)),
+    (["--limit", "201"], invalid("201", "--limit", limitRange)),
+    (["--limit", "1.5"], invalid("1.5", "--limit", limitRange)),
+    (["--limit", ""], invalid("", "--limit", limitRange)),
+    (["--min-length", "0"], invalid("0", "--min-length", "expected a whole number of at least 1")),
+    (["--max-line-bytes", "0"], invalid("0", "--max-line-bytes", "expected a whole number of at least 1")),
+    (["--cache-size", "-1"], invalid("-1", "--cache-size", "expected a whole number of at least 0")),
+    (["--cache-size", "1\(Int.max)"], invalid("1\(Int.max)", "--cache-size", "expected a whole number of at least 0")),
+    (["--debounce", "300"], invalid("300", "--debounce", "add a unit, e.g. 300ms")),
+    (["--latency", "5"], invalid("5", "--latency", "add a unit, e.g. 5ms")),
+    (["--timeout", "10"], invalid("10", "--timeout", "add a unit, e.g. 10s")),
+    (["--cache-ttl", "10"], invalid("10", "--cache-ttl", "add a unit, e.g. 10m")),
+    (["--session-idle", "10"], invalid("10", "--session-idle", "add a unit, e.g. 10m")),
+    (["--debounce", "fast"], invalid("fast", "--debounce", duration)),
+    (["--debounce", "-1s"], invalid("-1s", "--debounce", duration)),
+    (["--debounce", "999999999h"], invalid("999999999h", "--debounce", "expected a duration under 292 years")),
+    (["--timeout", "0"], invalid("0", "--timeout", positive)),
+    (["--cache-ttl", "0s"], invalid("0s", "--cache-ttl", positive)),
+    (["--session-idle", "0"], invalid("0", "--session-idle", positive)),
+    (["--source", "ftp://example.com"], invalid("ftp://example.com", "--source", source)),
+    (["--source", "http://"], invalid("http://", "--source", source)),
+    (["--source", "spotify"], invalid("spotify", "--source", source)),
+    (
+      ["--categories", "music,books"],
+      invalid("music,books", "--categories", "unknown category 'books'; \(categories)")
+    ),
+    (["--categories", "music,,movies"], invalid("music,,movies", "--categories", "empty category name; \(categories)")),
+    (["--country", "USA"], invalid("USA", "--country", country)),
+    (["--country", "1A"], invalid("1A", "--country", country)),
+    (["--country", "ÜS"], invalid("ÜS", "--country", country)),
+    (["--rate-limit", "20"], invalid("20", "--rate-limit", rate)),
+    (["--format", "json"], invalid("json", "--format", "expected jsonl or pretty")),
     (["--follow=yes", "--input", "x"], .unexpectedValue("yes", option: "--follow")),
     (["--limit"], .missingValue(option: "--limit")),
     (["--limit", "--debounce", "1s"], .missingValue(option: "--limit")),
@@ -63,7 +80,9 @@ import Testing
     (["--verbose", "--quiet"], .conflictingOptions("--verbose", "--quiet")),
     (["--follow"], .missingRequirement(option: "--follow", required: "--input PATH")),
     (["--follow", "--input", "-"], .missingRequirement(option: "--follow", required: "--input PATH")),
-  ] as [([String], CommandLineError)])
+  ]
+
+  @Test(arguments: refusals)
   func refusesWithTheProblem(arguments: [String], expected: CommandLineError) {
     #expect(usageError(arguments) == UsageError(error: expected, command: .search))
   }
@@ -87,7 +106,7 @@ import Testing
   @Test func controlCharactersInTheUsersWordsCannotBreakTheReportIntoMoreLines() throws {
     let error = try #require(usageError(["--limit", "1\n2\u{1B}[31m"]))
     #expect(error.text.split(separator: "\n", omittingEmptySubsequences: false).count == 4)
-    #expect(error.error.summary == "Error: Invalid value '1\\n2\\u{1B}[31m' for '--limit': expected a whole number from 1 to 200.")
+    #expect(error.error.summary == "Error: Invalid value '1\\n2\\u{1B}[31m' for '--limit': \(Self.limitRange).")
   }
 
   @Test func recordErrorsPointToRecordsUsageAndHelp() throws {

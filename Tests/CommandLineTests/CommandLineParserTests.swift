@@ -146,7 +146,9 @@ func webAddress(_ text: String) -> URL {
 
   @Test func valuesThatLookLikeNegativeNumbersOrStdinAreTakenAsValues() throws {
     #expect(try searchOptions(["--input", "-"]).inputPath == nil)
-    let expected = CommandLineError.invalidValue("-5", option: "--limit", reason: "expected a whole number from 1 to 200")
+    let expected = CommandLineError.invalidValue(
+      "-5", option: "--limit", reason: "expected a whole number from 1 to 200"
+    )
     #expect(throws: UsageError(error: expected, command: .search)) {
       try CommandLineParser.parse(["--limit", "-5"], stdoutIsTerminal: false)
     }

@@ -82,7 +82,9 @@ import Testing
     #expect(try RateLimit(commandLineText: text) == expected)
   }
 
-  @Test(arguments: ["", "20", "20/", "/min", "0/min", "-1/min", "20/0s", "20/0", "20/60", "20/fortnight", "x/s", "1/2/3"])
+  @Test(arguments: [
+    "", "20", "20/", "/min", "0/min", "-1/min", "20/0s", "20/0", "20/60", "20/fortnight", "x/s", "1/2/3",
+  ])
   func refusesAnythingElse(text: String) {
     #expect(throws: RateLimit.SyntaxError.malformed) { try RateLimit(commandLineText: text) }
   }

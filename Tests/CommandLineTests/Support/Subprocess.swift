@@ -123,7 +123,7 @@ enum BuiltProducts {
 }
 
 /// Bytes handed from a reader thread to the test thread.
-private final class Collected: Sendable {
+final class Collected: Sendable {
   private let data = Mutex(Data())
 
   /// Stores what the reader read.

@@ -29,6 +29,7 @@ import Testing
   private static let rate = "expected a rate such as 20/min, 5/s, 100/h or 20/60s, or none"
   private static let country = "expected a two-letter country code, e.g. US"
 
+  /// Bad command lines and the problem each must be refused with.
   static let refusals: [([String], CommandLineError)] = [
     (["--limit", "abc"], invalid("abc", "--limit", limitRange)),
     (["--limit", "0"], invalid("0", "--limit", limitRange)),
@@ -64,6 +65,8 @@ import Testing
     (["--rate-limit", "20"], invalid("20", "--rate-limit", rate)),
     (["--format", "json"], invalid("json", "--format", "expected jsonl or pretty")),
     (["--follow=yes", "--input", "x"], .unexpectedValue("yes", option: "--follow")),
+    (["--help=all"], .unexpectedValue("all", option: "--help")),
+    (["--version="], .unexpectedValue("", option: "--version")),
     (["--limit"], .missingValue(option: "--limit")),
     (["--limit", "--debounce", "1s"], .missingValue(option: "--limit")),
     (["--input", "-v"], .missingValue(option: "--input")),

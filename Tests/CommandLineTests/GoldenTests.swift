@@ -29,6 +29,7 @@ enum Golden {
     /// The expected standard error, three lines.
     let report: String
 
+    /// The arguments as typed, e.g. `--limit abc`, to name the case in test results.
     var testDescription: String { arguments.joined(separator: " ") }
   }
 

@@ -88,6 +88,10 @@ enum CommandLineParser {
       }
       guard word.hasPrefix("-"), word != "-" else { throw .unexpectedArgument(word) }
       let (name, inlineValue) = splitInlineValue(word)
+      if let inlineValue, name == "--help" || name == "--version" {
+        // Plain `--help` and `--version` never get here: `parse` answers them before scanning.
+        throw .unexpectedValue(inlineValue, option: name)
+      }
       guard let spec = specsByName[name] else {
         let known = specs.map(\.name) + ["--version", "--help"]
         throw .unknownOption(name, suggestion: Suggestion.closest(to: name, among: known))

@@ -13,9 +13,13 @@ enum DurationSyntaxError: Error, Equatable, Sendable {
 
 /// A unit a command-line duration may carry.
 enum DurationUnit: String, CaseIterable, Sendable {
+  /// `ms`.
   case milliseconds = "ms"
+  /// `s`.
   case seconds = "s"
+  /// `m`: minutes, as in `2m` (never months or metres).
   case minutes = "m"
+  /// `h`.
   case hours = "h"
 
   /// Nanoseconds in one of this unit.

@@ -38,28 +38,32 @@ enum SubprocessError: Error, CustomStringConvertible {
 
 /// Runs executables as child processes and waits for them.
 ///
-/// Standard input is written and both outputs are read on their own threads while the child runs,
-/// so a child that writes more than a pipe holds (64 KiB) before reading all its input cannot
-/// deadlock the test. Nothing waits on time: ``run(_:arguments:input:environment:)`` returns when
-/// the child has exited and both of its outputs have reached end of file.
+/// Standard input is written and both outputs are read on their own dispatch threads while the
+/// child runs, so a child that writes more than a pipe holds (64 KiB) before reading all its input
+/// cannot deadlock the test. Nothing waits on time and no task thread is blocked:
+/// ``run(_:arguments:input:environment:)`` resumes when the child has exited (its termination
+/// handler ran) and both of its outputs have reached end of file.
 ///
 /// ```swift
-/// let result = try Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: ["--version"])
-/// #expect(result == SubprocessResult(status: 0, terminatedBySignal: false,
-///                                    standardOutput: Data("stream-search 0.1.0\n".utf8), standardError: Data()))
+/// let result = try await Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: ["--version"])
+/// #expect(result.stdout == "stream-search 0.1.0\n")
+/// #expect(result.stderr == "")
+/// #expect(result.status == 0 && !result.terminatedBySignal)
 /// ```
 enum Subprocess {
   /// Runs `executable` with `arguments`, feeding it `input` on standard input (then end of file),
-  /// and returns when it has exited. `environment` nil passes this process's environment on.
+  /// and returns once it has exited. `environment` nil passes this process's environment on.
   ///
   /// If the child exits without reading all of `input`, the rest is dropped (the write sees EPIPE,
   /// which does not kill the test process: SIGPIPE is ignored here).
+  ///
+  /// - Throws: What `Process.run()` throws when the child cannot be started.
   static func run(
     _ executable: URL,
     arguments: [String] = [],
     input: Data = Data(),
     environment: [String: String]? = nil
-  ) throws -> SubprocessResult {
+  ) async throws -> SubprocessResult {
     ignoreSIGPIPE()
     let process = Process()
     process.executableURL = executable
@@ -71,30 +75,38 @@ enum Subprocess {
     process.standardInput = stdin
     process.standardOutput = stdout
     process.standardError = stderr
-    // Foundation closes the child's ends of the pipes in this process once the child is started.
-    try process.run()
+    let finished = DispatchGroup()
+    finished.enter()
+    process.terminationHandler = { _ in finished.leave() }
+    do {
+      // Foundation closes the child's ends of the pipes in this process once the child is started.
+      try process.run()
+    } catch {
+      finished.leave()
+      throw error
+    }
 
-    let group = DispatchGroup()
     let output = Collected()
-    let error = Collected()
-    DispatchQueue.global().async(group: group) {
+    let errorOutput = Collected()
+    DispatchQueue.global().async(group: finished) {
       let writer = OutputWriter(fileDescriptor: stdin.fileHandleForWriting.fileDescriptor)
       try? writer.write(Array(input))
       try? stdin.fileHandleForWriting.close()
     }
-    DispatchQueue.global().async(group: group) {
+    DispatchQueue.global().async(group: finished) {
       output.set(stdout.fileHandleForReading.readDataToEndOfFile())
     }
-    DispatchQueue.global().async(group: group) {
-      error.set(stderr.fileHandleForReading.readDataToEndOfFile())
+    DispatchQueue.global().async(group: finished) {
+      errorOutput.set(stderr.fileHandleForReading.readDataToEndOfFile())
     }
-    process.waitUntilExit()
-    group.wait()
+    await withCheckedContinuation { continuation in
+      finished.notify(queue: .global()) { continuation.resume() }
+    }
     return SubprocessResult(
       status: process.terminationStatus,
       terminatedBySignal: process.terminationReason == .uncaughtSignal,
       standardOutput: output.get(),
-      standardError: error.get()
+      standardError: errorOutput.get()
     )
   }
 }

@@ -41,6 +41,19 @@ import Testing
     #expect(result.status == ExitStatus.usage.rawValue && !result.terminatedBySignal)
   }
 
+  @Test func closedStandardOutputEndsQuietlyWithStatusZero() async throws {
+    var executable = try BuiltProducts.executable("stream-search")
+    var arguments = ["--help"]
+    #if os(Linux)
+    // Undo the SIGPIPE this test process ignores, so the binary must ignore it by itself.
+    arguments = ["--default-signal=PIPE", executable.path] + arguments
+    executable = URL(fileURLWithPath: "/usr/bin/env")
+    #endif
+    let result = try await Subprocess.run(executable, arguments: arguments, standardOutputClosed: true)
+    #expect(result.stderr == "")
+    #expect(result.status == ExitStatus.success.rawValue && !result.terminatedBySignal)
+  }
+
   @Test func helperFeedsStandardInputLargerThanAPipeWithoutDeadlock() async throws {
     // The placeholder run does not read its input: the helper must still finish and not die of SIGPIPE.
     let result = try await run([], input: Data(repeating: UInt8(ascii: "a"), count: 1 << 20))

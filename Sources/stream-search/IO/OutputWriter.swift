@@ -33,10 +33,12 @@ enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// ```swift
 /// ignoreSIGPIPE()
-/// do {
+/// do throws(OutputError) {
 ///   try OutputWriter.standardOutput.write(line + "\n")
 /// } catch .closed {
-///   exit(ExitStatus.success.rawValue)
+///   exit(ExitStatus.success.rawValue)   // the reader went away: not a failure
+/// } catch {
+///   exit(ExitStatus.ioError.rawValue)
 /// }
 /// ```
 final class OutputWriter: Sendable {

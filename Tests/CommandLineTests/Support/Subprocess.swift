@@ -57,12 +57,20 @@ enum Subprocess {
   /// If the child exits without reading all of `input`, the rest is dropped (the write sees EPIPE,
   /// which does not kill the test process: SIGPIPE is ignored here).
   ///
+  /// With `standardOutputClosed`, the child's standard output is a pipe whose reader has already
+  /// gone (as in `stream-search | head` after `head` exits): its first write there fails with
+  /// EPIPE, and ``SubprocessResult/standardOutput`` is empty.
+  ///
+  /// - Important: The child inherits this process's ignored SIGPIPE, so a child that forgets to
+  ///   ignore SIGPIPE itself still sees EPIPE here. To test that it ignores it, start it through
+  ///   `/usr/bin/env --default-signal=PIPE` (GNU env, Linux).
   /// - Throws: What `Process.run()` throws when the child cannot be started.
   static func run(
     _ executable: URL,
     arguments: [String] = [],
     input: Data = Data(),
-    environment: [String: String]? = nil
+    environment: [String: String]? = nil,
+    standardOutputClosed: Bool = false
   ) async throws -> SubprocessResult {
     ignoreSIGPIPE()
     let process = Process()
@@ -73,8 +81,9 @@ enum Subprocess {
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardInput = stdin
-    process.standardOutput = stdout
     process.standardError = stderr
+    let unreadOutput = standardOutputClosed ? try Self.pipeWithoutReader() : nil
+    process.standardOutput = unreadOutput ?? stdout
     let finished = DispatchGroup()
     finished.enter()
     process.terminationHandler = { _ in finished.leave() }
@@ -85,6 +94,7 @@ enum Subprocess {
       finished.leave()
       throw error
     }
+    try? unreadOutput?.close()
 
     let output = Collected()
     let errorOutput = Collected()
@@ -93,8 +103,10 @@ enum Subprocess {
       try? writer.write(Array(input))
       try? stdin.fileHandleForWriting.close()
     }
-    DispatchQueue.global().async(group: finished) {
-      output.set(stdout.fileHandleForReading.readDataToEndOfFile())
+    if unreadOutput == nil {
+      DispatchQueue.global().async(group: finished) {
+        output.set(stdout.fileHandleForReading.readDataToEndOfFile())
+      }
     }
     DispatchQueue.global().async(group: finished) {
       errorOutput.set(stderr.fileHandleForReading.readDataToEndOfFile())
@@ -108,6 +120,14 @@ enum Subprocess {
       standardOutput: output.get(),
       standardError: errorOutput.get()
     )
+  }
+
+  /// The write end of a new pipe whose read end is already closed.
+  private static func pipeWithoutReader() throws -> FileHandle {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    close(ends[0])
+    return FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
   }
 }
 

@@ -1,7 +1,6 @@
 // Runs a built executable as a child process with given standard input, and collects its standard
 // output, standard error and exit status: for end-to-end tests of the real binary.
 import Foundation
-import Synchronization
 
 @testable import stream_search
 
@@ -20,20 +19,6 @@ struct SubprocessResult: Equatable, Sendable {
   var stdout: String { String(decoding: standardOutput, as: UTF8.self) }
   /// Standard error decoded as UTF-8 (invalid bytes replaced).
   var stderr: String { String(decoding: standardError, as: UTF8.self) }
-}
-
-/// Failures to start a child process.
-enum SubprocessError: Error, CustomStringConvertible {
-  /// No executable called `name` was found in any of `searched`.
-  case executableNotFound(name: String, searched: [String])
-
-  /// Says what was looked for and where.
-  var description: String {
-    switch self {
-    case .executableNotFound(let name, let searched):
-      "No executable '\(name)' in \(searched.joined(separator: ", ")); build it first (swift build --build-tests)."
-    }
-  }
 }
 
 /// Runs executables as child processes and waits for them.
@@ -129,38 +114,4 @@ enum Subprocess {
     close(ends[0])
     return FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
   }
-}
-
-/// Finds the products `swift build` put next to the test bundle.
-enum BuiltProducts {
-  /// The executable product called `name`, built with the tests.
-  ///
-  /// Looked for in the directory of `Bundle.main` (the build directory on Linux, where the test
-  /// runner is the test binary itself), next to any loaded `.xctest` bundle (macOS, where `xctest`
-  /// loads the bundle), and next to this process's executable.
-  ///
-  /// - Throws: ``SubprocessError/executableNotFound(name:searched:)`` listing the places tried.
-  static func executable(_ name: String) throws -> URL {
-    let xctestParents = Bundle.allBundles
-      .filter { $0.bundleURL.pathExtension == "xctest" }
-      .map { $0.bundleURL.deletingLastPathComponent() }
-    let programDirectory = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-    let directories = [Bundle.main.bundleURL] + xctestParents + [programDirectory]
-    for directory in directories {
-      let candidate = directory.appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw SubprocessError.executableNotFound(name: name, searched: directories.map(\.path))
-  }
-}
-
-/// Bytes handed from a reader thread to the test thread.
-final class Collected: Sendable {
-  private let data = Mutex(Data())
-
-  /// Stores what the reader read.
-  func set(_ value: Data) { data.withLock { $0 = value } }
-
-  /// What the reader stored.
-  func get() -> Data { data.withLock { $0 } }
 }

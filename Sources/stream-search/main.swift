@@ -18,10 +18,11 @@ switch invocation {
 case .help(let text), .version(let text):
   do throws(OutputError) {
     try OutputWriter.standardOutput.write(text)
-  } catch .failed {
-    exit(ExitStatus.ioError.rawValue)
   } catch .closed {
     // The reader went away (e.g. `--help | head -1`): that is not a failure.
+  } catch {
+    Log(level: .normal).error("Cannot write to standard output: \(error)")
+    exit(ExitStatus.ioError.rawValue)
   }
   exit(ExitStatus.success.rawValue)
 case .search(let options):

@@ -1,0 +1,66 @@
+// Command lines that cannot be run, and the three lines of standard error that explain them, in
+// swift-argument-parser's words: the problem, the usage, and where to read more.
+
+/// What is wrong with a command line; ``summary`` is the first line of the report.
+enum CommandLineError: Error, Equatable, Sendable {
+  /// An option no command knows, with the closest known one when it is a likely typo.
+  case unknownOption(String, suggestion: String?)
+  /// An option that takes a value came last, or was followed by another option.
+  case missingValue(option: String)
+  /// An option's value could not be used; `reason` says what was expected.
+  case invalidValue(String, option: String, reason: String)
+  /// A flag was written with `=value`, but it takes none.
+  case unexpectedValue(String, option: String)
+  /// A word that is neither an option nor a value of one.
+  case unexpectedArgument(String)
+  /// Two options that cannot be used together.
+  case conflictingOptions(String, String)
+  /// `option` makes sense only together with `required`.
+  case missingRequirement(option: String, required: String)
+
+  /// One line saying what is wrong, starting `Error: `. Control characters in the user's words
+  /// are escaped (`\n`), so the report stays one line.
+  var summary: String {
+    switch self {
+    case .unknownOption(let option, let suggestion?):
+      "Error: Unknown option '\(oneLine(option))'. Did you mean '\(suggestion)'?"
+    case .unknownOption(let option, nil):
+      "Error: Unknown option '\(oneLine(option))'."
+    case .missingValue(let option):
+      "Error: Missing value for '\(option)'."
+    case .invalidValue(let value, let option, let reason):
+      "Error: Invalid value '\(oneLine(value))' for '\(option)': \(oneLine(reason))."
+    case .unexpectedValue(let value, let option):
+      "Error: Invalid value '\(oneLine(value))' for '\(option)': it takes no value."
+    case .unexpectedArgument(let argument):
+      "Error: Unexpected argument '\(oneLine(argument))'."
+    case .conflictingOptions(let first, let second):
+      "Error: '\(first)' cannot be used with '\(second)'."
+    case .missingRequirement(let option, let required):
+      "Error: '\(option)' needs '\(required)'."
+    }
+  }
+
+  /// User text made safe for a one-line report; see `String.escapingControlCharacters`.
+  private func oneLine(_ text: String) -> String { text.escapingControlCharacters }
+}
+
+/// A rejected command line and the command it was meant for: what the tool writes to standard
+/// error before exiting with ``ExitStatus/usage``.
+struct UsageError: Error, Equatable, Sendable {
+  /// What is wrong.
+  let error: CommandLineError
+  /// The command that was being parsed, whose usage and help the report points to.
+  let command: CommandLineParser.Command
+
+  /// Exactly three lines, each ending in a newline: the summary, `Usage: …`, and a pointer to
+  /// the command's `--help`.
+  var text: String {
+    """
+    \(error.summary)
+    Usage: \(command.usage)
+    See '\(command.name) --help' for more information.
+
+    """
+  }
+}

@@ -1,0 +1,93 @@
+// The validated configuration of a search run: plain values, every one already checked, so the
+// code that builds the pipeline from it has nothing left to reject.
+import Foundation
+import Pipeline
+
+/// Everything `stream-search [options]` was asked to do, validated and with defaults filled in.
+///
+/// Made by ``CommandLineParser/parse(_:stdoutIsTerminal:)``; `CommandLineOptions()` holds the
+/// defaults that help prints (with ``format`` as for a pipe and ``rateLimit`` as for the catalog).
+struct CommandLineOptions: Equatable, Sendable {
+  /// Where results come from.
+  enum Source: Equatable, Sendable {
+    /// The built-in (or `--catalog`) catalog, answering after ``CommandLineOptions/latency``.
+    case catalog
+    /// The public iTunes Search API.
+    case itunes
+    /// A server that speaks the iTunes Search API at this http(s) URL (e.g. a test server).
+    case url(URL)
+  }
+
+  /// How events are written to standard output.
+  enum OutputFormat: String, CaseIterable, Equatable, Sendable {
+    /// One JSON object per line, for `jq`, `grep` and `tee`.
+    case jsonl
+    /// Readable text for a terminal.
+    case pretty
+  }
+
+  /// The file or FIFO keystrokes are read from; nil reads standard input.
+  var inputPath: String?
+  /// Keep reading ``inputPath`` past its end, as lines are appended (like `tail -f`).
+  var follow = false
+  /// The input is a recording (`{"at_ms": …, "term": …}` lines) to replay in virtual time.
+  var replay = false
+  /// Where results come from.
+  var source = Source.catalog
+  /// The JSON file the catalog answers from; nil uses the built-in catalog.
+  var catalogPath: String?
+  /// How long the catalog takes to answer each load.
+  var latency = Duration.zero
+  /// The categories each search fans out to, in the order given, without repeats.
+  var categories = Category.defaults
+  /// Quiet time after the last keystroke before its term is searched.
+  var debounce = Duration.milliseconds(300)
+  /// Shortest term searched, in characters; at least 1.
+  var minLength = 1
+  /// Results asked for per category, 1…200.
+  var limit = 25
+  /// Two-letter store country, uppercased.
+  var country = "US"
+  /// How long a request may take before it fails; greater than zero.
+  var timeout = Duration.seconds(10)
+  /// The request budget; nil means unlimited. `--source itunes` defaults to ``RateLimit/itunes``.
+  var rateLimit: RateLimit?
+  /// Most terms the cache keeps; 0 turns caching off.
+  var cacheSize = 1_000
+  /// How long a cached answer stays fresh; nil means it never expires.
+  var cacheTTL: Duration?
+  /// Emit each category's results as they arrive instead of once all have.
+  var progressive = false
+  /// Ask for every category in one request and split the answer, instead of one request each.
+  var singleRequest = false
+  /// How events are written; the parser picks ``OutputFormat/pretty`` for a terminal.
+  var format = OutputFormat.jsonl
+  /// Log `[network]` and `[cache]` activity to standard error.
+  var verbose = false
+  /// Write nothing to standard error but errors.
+  var quiet = false
+  /// Report counts at the end of the run.
+  var stats = false
+  /// Longest input line accepted, in bytes; at least 1.
+  var maxLineBytes = 1_048_576
+  /// A session idle for this long is forgotten; greater than zero.
+  var sessionIdle = Duration.seconds(600)
+}
+
+/// What `stream-search record [--input PATH]` was asked to do.
+struct RecordOptions: Equatable, Sendable {
+  /// The file or FIFO lines are read from; nil reads standard input.
+  var inputPath: String?
+}
+
+/// What a command line asks the tool to do, once parsed.
+enum Invocation: Equatable, Sendable {
+  /// Run the search pipeline.
+  case search(CommandLineOptions)
+  /// Stamp each input line with `at_ms` and write it as JSON Lines.
+  case record(RecordOptions)
+  /// Print this help text to standard output and exit 0.
+  case help(String)
+  /// Print this version line to standard output and exit 0.
+  case version(String)
+}

@@ -1,0 +1,158 @@
+// Reads `stream-search`'s arguments into an `Invocation`: help, version, a record run or a search
+// run with validated options. Conventions follow swift-argument-parser: `--opt value` and
+// `--opt=value`, `--help`/`-h` and `--version` anywhere, a repeated option's last value wins.
+
+/// Parses command lines; see ``parse(_:stdoutIsTerminal:)``.
+enum CommandLineParser {
+  /// The executable's name, as help and errors print it.
+  static let toolName = "stream-search"
+  /// The version `--version` prints.
+  static let version = "0.1.0"
+
+  /// The commands the tool has: the search itself, and `record`.
+  enum Command: Equatable, Sendable {
+    /// `stream-search [options]`.
+    case search
+    /// `stream-search record [--input PATH]`.
+    case record
+
+    /// How the command is invoked: `stream-search` or `stream-search record`.
+    var name: String {
+      switch self {
+      case .search: toolName
+      case .record: "\(toolName) record"
+      }
+    }
+
+    /// The usage line, without `Usage: `.
+    var usage: String {
+      switch self {
+      case .search: "\(name) [--replay] [--input PATH] [options]"
+      case .record: "\(name) [--input PATH]"
+      }
+    }
+
+    /// The options the command accepts, grouped as help shows them.
+    var groups: [OptionGroup] {
+      switch self {
+      case .search: OptionTable.search
+      case .record: OptionTable.record
+      }
+    }
+  }
+
+  /// Parses `arguments` (without the program name).
+  ///
+  /// `record` as the first argument selects the record command. `--help`/`-h` anywhere before a
+  /// `--` gives ``Invocation/help(_:)`` for that command, `--version` gives
+  /// ``Invocation/version(_:)``, whatever else the line holds; both carry the whole text to print.
+  /// Otherwise each option is checked as it is read, so the first bad one is reported.
+  ///
+  /// - Parameter stdoutIsTerminal: Whether standard output is a terminal (`isatty(1)`), which
+  ///   picks the default `--format`: `pretty` for a terminal, `jsonl` for a pipe or file.
+  /// - Throws: ``UsageError`` with the problem and the usage line of the command.
+  static func parse(_ arguments: [String], stdoutIsTerminal: Bool) throws(UsageError) -> Invocation {
+    let command: Command = arguments.first == "record" ? .record : .search
+    let words = command == .record ? Array(arguments.dropFirst()) : arguments
+    for word in words.prefix(while: { $0 != "--" }) {
+      if word == "--help" || word == "-h" { return .help(HelpText.render(command)) }
+      if word == "--version" { return .version("\(toolName) \(version)\n") }
+    }
+    do throws(CommandLineError) {
+      let draft = try scan(words, options: command.groups.flatMap(\.options))
+      switch command {
+      case .record:
+        return .record(RecordOptions(inputPath: draft.options.inputPath))
+      case .search:
+        return .search(try resolve(draft, stdoutIsTerminal: stdoutIsTerminal))
+      }
+    } catch {
+      throw UsageError(error: error, command: command)
+    }
+  }
+
+  /// Applies each option in `words` to a draft, in order, so the last of a repeated option wins.
+  private static func scan(_ words: [String], options specs: [OptionSpec])
+    throws(CommandLineError) -> OptionDraft
+  {
+    let specsByName = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var draft = OptionDraft()
+    var index = words.startIndex
+    while index < words.endIndex {
+      let word = words[index]
+      index += 1
+      if word == "--" {
+        // Nothing takes positional arguments, so anything after the terminator is unexpected.
+        if index < words.endIndex { throw .unexpectedArgument(words[index]) }
+        break
+      }
+      guard word.hasPrefix("-"), word != "-" else { throw .unexpectedArgument(word) }
+      let (name, inlineValue) = splitInlineValue(word)
+      if let inlineValue, name == "--help" || name == "--version" {
+        // Plain `--help` and `--version` never get here: `parse` answers them before scanning.
+        throw .unexpectedValue(inlineValue, option: name)
+      }
+      guard let spec = specsByName[name] else {
+        let known = specs.map(\.name) + ["--version", "--help"]
+        throw .unknownOption(name, suggestion: Suggestion.closest(to: name, among: known))
+      }
+      switch spec.action {
+      case .flag(let set):
+        if let inlineValue { throw .unexpectedValue(inlineValue, option: name) }
+        set(&draft)
+      case .value(_, let apply):
+        let value: String
+        if let inlineValue {
+          value = inlineValue
+        } else if index < words.endIndex, !looksLikeOption(words[index]) {
+          value = words[index]
+          index += 1
+        } else {
+          throw .missingValue(option: name)
+        }
+        do {
+          try apply(&draft, value)
+        } catch {
+          throw .invalidValue(value, option: name, reason: error.reason)
+        }
+      }
+    }
+    return draft
+  }
+
+  /// Settles the defaults that depend on other options or the terminal, then checks the
+  /// combinations no single option can.
+  private static func resolve(_ draft: OptionDraft, stdoutIsTerminal: Bool) throws(CommandLineError)
+    -> CommandLineOptions
+  {
+    var options = draft.options
+    options.format = draft.format ?? (stdoutIsTerminal ? .pretty : .jsonl)
+    switch draft.rateLimit {
+    case .sourceDefault: options.rateLimit = options.source == .itunes ? .itunes : nil
+    case .unlimited: options.rateLimit = nil
+    case .limited(let limit): options.rateLimit = limit
+    }
+    if options.verbose, options.quiet {
+      throw .conflictingOptions("--verbose", "--quiet")
+    }
+    if options.follow, options.inputPath == nil {
+      // Standard input cannot be re-read past its end; following needs a file to watch.
+      throw .missingRequirement(option: "--follow", required: "--input PATH")
+    }
+    return options
+  }
+
+  /// `--name=value` → (`--name`, `value`); anything else → (word, nil). Only long options take
+  /// `=`, so `-h=x` is an unknown option rather than `-h` with a value.
+  private static func splitInlineValue(_ word: String) -> (name: String, value: String?) {
+    guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
+    return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+  }
+
+  /// True for words read as options rather than values: `--anything` and `-` then a letter.
+  /// `-` alone and `-5` stay values, so they reach the value's own check.
+  private static func looksLikeOption(_ word: String) -> Bool {
+    if word.hasPrefix("--") { return true }
+    return word.hasPrefix("-") && word.dropFirst().first?.isLetter == true
+  }
+}

@@ -1,0 +1,103 @@
+// The `--help` text, in swift-argument-parser's layout: OVERVIEW, USAGE, option groups with
+// labels padded to one column and `(default: …)` suffixes, `-h, --help` last, then SUBCOMMANDS
+// and EXIT STATUS. Built from the option table, so every accepted option is documented.
+import Foundation
+
+/// Renders the help of each command.
+enum HelpText {
+  /// Lines are wrapped to fit this many columns.
+  static let width = 80
+
+  /// The whole help of `command`, ending with a newline.
+  static func render(_ command: CommandLineParser.Command) -> String {
+    var sections: [String] = []
+    switch command {
+    case .search:
+      sections.append("OVERVIEW: Turn search-field keystrokes into a stream of search results.")
+      sections.append(wrap(
+        "Reads the text of a search field, one line per keystroke, from standard input or a file. "
+          + "Waits for typing to pause, skips repeated terms, cancels searches that are superseded, "
+          + "answers from a cache or a source, and writes events as JSON Lines."
+      ))
+      let usages = [CommandLineParser.Command.search.usage, CommandLineParser.Command.record.usage]
+      sections.append("USAGE: " + usages.joined(separator: "\n       "))
+    case .record:
+      sections.append("OVERVIEW: Record typing for '\(CommandLineParser.toolName) --replay'.")
+      sections.append(wrap(
+        "Stamps each input line with at_ms, the milliseconds since the recording started by the real "
+          + "clock, and writes it as a JSON Lines object {\"at_ms\": …, \"term\": …}."
+      ))
+      sections.append("USAGE: " + command.usage)
+    }
+    let builtIns = [
+      Entry(label: "--version", text: "Show the version."),
+      Entry(label: "-h, --help", text: "Show help information."),
+    ]
+    var tables: [(title: String, entries: [Entry])] = command.groups.map { group in
+      (group.title, group.options.map { option in
+        Entry(label: option.label, text: option.help + (option.defaultText.map(defaultSuffix) ?? ""))
+      })
+    }
+    tables.append(("OPTIONS", builtIns))
+    if command == .search {
+      tables.append(("SUBCOMMANDS", [
+        Entry(label: "record", text: "Stamp each input line with at_ms from the real clock and write JSON Lines."),
+      ]))
+    }
+    tables.append(("EXIT STATUS", ExitStatus.allCases.map { Entry(label: String($0.rawValue), text: $0.meaning) }))
+    let column = 2 + (tables.flatMap(\.entries).map(\.label.count).max() ?? 0) + 2
+    for table in tables {
+      sections.append("\(table.title):\n" + table.entries.map { render($0, column: column) }.joined(separator: "\n"))
+    }
+    return sections.joined(separator: "\n\n") + "\n"
+  }
+
+  /// ` (default: text)`, with its spaces made non-breaking so wrapping keeps it on one line
+  /// (``wrapLines(_:width:)`` turns them back into spaces).
+  private static func defaultSuffix(_ text: String) -> String {
+    " " + "(default: \(text))".replacingOccurrences(of: " ", with: nonBreakingSpace)
+  }
+
+  /// Joins words that wrapping must not separate.
+  private static let nonBreakingSpace = "\u{00A0}"
+
+  /// One row of a two-column table.
+  private struct Entry {
+    /// The left column, e.g. `--debounce DURATION`.
+    let label: String
+    /// The right column, wrapped to the width.
+    let text: String
+  }
+
+  /// `entry` as indented label, padding to `column`, then its text wrapped under itself.
+  private static func render(_ entry: Entry, column: Int) -> String {
+    let lead = "  " + entry.label
+    let lines = wrapLines(entry.text, width: width - column)
+    let padding = String(repeating: " ", count: column - lead.count)
+    let indent = String(repeating: " ", count: column)
+    return lead + padding + lines.joined(separator: "\n" + indent)
+  }
+
+  /// `text` as lines of at most `width` columns.
+  private static func wrap(_ text: String) -> String {
+    wrapLines(text, width: width).joined(separator: "\n")
+  }
+
+  /// Breaks `text` at spaces into lines no longer than `width`; a longer word gets a line of its own.
+  private static func wrapLines(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines.map { $0.replacingOccurrences(of: nonBreakingSpace, with: " ") }
+  }
+}

@@ -1,0 +1,141 @@
+// Every option of `stream-search` and of `stream-search record`, in help order. Defaults shown in
+// help are printed from `CommandLineOptions()`, so they cannot drift from the values used.
+
+/// The options each command accepts, grouped as the help shows them.
+enum OptionTable {
+  /// The defaults help quotes.
+  private static let defaults = CommandLineOptions()
+
+  /// `--input PATH`, shared by both commands; `-` means standard input.
+  private static let input = OptionSpec(
+    "--input", "PATH", help: "Read keystrokes from a file or FIFO instead of standard input ('-')."
+  ) { draft, value in
+    draft.options.inputPath = value == "-" ? nil : value
+  }
+
+  /// The options of `stream-search [options]`.
+  static let search: [OptionGroup] = [
+    OptionGroup(title: "INPUT OPTIONS", options: [
+      input,
+      OptionSpec("--follow", help: "Keep reading the input file past its end as lines are appended.") {
+        $0.options.follow = true
+      },
+      OptionSpec(
+        "--replay", help: "The input is a recording ({\"at_ms\": …, \"term\": …} lines): replay it in virtual time."
+      ) {
+        $0.options.replay = true
+      },
+      OptionSpec(
+        "--max-line-bytes", "N", help: "Skip input lines longer than this, in bytes.",
+        default: String(defaults.maxLineBytes)
+      ) { draft, value throws(InvalidValue) in
+        draft.options.maxLineBytes = try ValueParser.wholeNumber(value, in: 1...Int.max)
+      },
+      OptionSpec(
+        "--session-idle", "DURATION", help: "Forget a session after it has been idle this long.",
+        default: defaults.sessionIdle.commandLineText
+      ) { draft, value throws(InvalidValue) in
+        draft.options.sessionIdle = try ValueParser.duration(value, exampleUnit: .minutes, positive: true)
+      },
+    ]),
+    OptionGroup(title: "SEARCH OPTIONS", options: [
+      OptionSpec(
+        "--debounce", "DURATION", help: "Search once the field has been still this long.",
+        default: defaults.debounce.commandLineText
+      ) { draft, value throws(InvalidValue) in
+        draft.options.debounce = try ValueParser.duration(value, exampleUnit: .milliseconds)
+      },
+      OptionSpec(
+        "--min-length", "N", help: "Shortest term searched, in characters.", default: String(defaults.minLength)
+      ) { draft, value throws(InvalidValue) in
+        draft.options.minLength = try ValueParser.wholeNumber(value, in: 1...Int.max)
+      },
+      OptionSpec(
+        "--categories", "LIST",
+        help: "Comma-separated categories: music, movies, podcasts, musicVideo, audiobook, shortFilm, tvShow, "
+          + "software, ebook.",
+        default: defaults.categories.map(\.rawValue).joined(separator: ",")
+      ) { draft, value throws(InvalidValue) in
+        draft.options.categories = try ValueParser.categories(value)
+      },
+      OptionSpec("--progressive", help: "Emit each category's results as they arrive instead of all at once.") {
+        $0.options.progressive = true
+      },
+    ]),
+    OptionGroup(title: "SOURCE OPTIONS", options: [
+      OptionSpec(
+        "--source", "SOURCE",
+        help: "catalog, itunes, or the http(s) URL of a server speaking the iTunes Search API.", default: "catalog"
+      ) { draft, value throws(InvalidValue) in
+        draft.options.source = try ValueParser.source(value)
+      },
+      OptionSpec(
+        "--catalog", "PATH", help: "JSON file the catalog answers from.", default: "built-in"
+      ) { draft, value in
+        draft.options.catalogPath = value
+      },
+      OptionSpec(
+        "--latency", "DURATION", help: "How long the catalog takes to answer.",
+        default: defaults.latency.commandLineText
+      ) { draft, value throws(InvalidValue) in
+        draft.options.latency = try ValueParser.duration(value, exampleUnit: .milliseconds)
+      },
+      OptionSpec(
+        "--limit", "N", help: "Results per category, from 1 to 200.", default: String(defaults.limit)
+      ) { draft, value throws(InvalidValue) in
+        draft.options.limit = try ValueParser.wholeNumber(value, in: 1...200)
+      },
+      OptionSpec(
+        "--country", "CODE", help: "Two-letter store country.", default: defaults.country
+      ) { draft, value throws(InvalidValue) in
+        draft.options.country = try ValueParser.country(value)
+      },
+      OptionSpec(
+        "--timeout", "DURATION", help: "Fail a request that takes longer than this.",
+        default: defaults.timeout.commandLineText
+      ) { draft, value throws(InvalidValue) in
+        draft.options.timeout = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)
+      },
+      OptionSpec(
+        "--rate-limit", "RATE", help: "Most requests per window, e.g. 20/min, 5/s, 100/h, 20/60s, or none.",
+        default: "\(RateLimit.itunes) for itunes, none otherwise"
+      ) { draft, value throws(InvalidValue) in
+        draft.rateLimit = try ValueParser.rateLimit(value)
+      },
+      OptionSpec("--single-request", help: "Fetch all categories in one request and split the answer.") {
+        $0.options.singleRequest = true
+      },
+    ]),
+    OptionGroup(title: "CACHE OPTIONS", options: [
+      OptionSpec(
+        "--cache-size", "N", help: "Most terms kept in the cache; 0 turns it off.",
+        default: String(defaults.cacheSize)
+      ) { draft, value throws(InvalidValue) in
+        draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...Int.max)
+      },
+      OptionSpec(
+        "--cache-ttl", "DURATION", help: "Forget cached results after this long.", default: "never"
+      ) { draft, value throws(InvalidValue) in
+        draft.options.cacheTTL = value == "never"
+          ? nil : try ValueParser.duration(value, exampleUnit: .minutes, positive: true)
+      },
+    ]),
+    OptionGroup(title: "OUTPUT OPTIONS", options: [
+      OptionSpec(
+        "--format", "FORMAT", help: "jsonl or pretty.", default: "pretty on a terminal, jsonl otherwise"
+      ) { draft, value throws(InvalidValue) in
+        draft.format = try ValueParser.choice(value, of: CommandLineOptions.OutputFormat.self)
+      },
+      OptionSpec("--stats", help: "Report counts at the end.") { $0.options.stats = true },
+      OptionSpec("--verbose", help: "Log network and cache activity to standard error.") {
+        $0.options.verbose = true
+      },
+      OptionSpec("--quiet", help: "Write nothing to standard error but errors.") { $0.options.quiet = true },
+    ]),
+  ]
+
+  /// The options of `stream-search record`.
+  static let record: [OptionGroup] = [
+    OptionGroup(title: "INPUT OPTIONS", options: [input])
+  ]
+}

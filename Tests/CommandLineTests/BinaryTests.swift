@@ -1,0 +1,63 @@
+// The built `stream-search` binary run as a child process: what it writes to stdout and stderr and
+// the status it exits with, exactly.
+import Foundation
+import Testing
+
+@testable import stream_search
+
+@Suite struct BinaryTests {
+  /// Runs the built `stream-search` with `arguments` and `input`.
+  private func run(_ arguments: [String], input: Data = Data()) async throws -> SubprocessResult {
+    try await Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: arguments, input: input)
+  }
+
+  @Test func helpGoesToStandardOutputWithStatusZero() async throws {
+    let result = try await run(["--help"])
+    #expect(result.stdout == (try Golden.text("help.txt")))
+    #expect(result.stderr == "")
+    #expect(result.status == ExitStatus.success.rawValue && !result.terminatedBySignal)
+  }
+
+  @Test func shortHelpAfterOtherOptionsPrintsTheSameHelp() async throws {
+    let result = try await run(["--limit", "abc", "-h"])
+    #expect(result.stdout == (try Golden.text("help.txt")))
+    #expect(result.status == 0)
+  }
+
+  @Test func versionPrintsNameAndVersion() async throws {
+    let result = try await run(["--version"])
+    #expect(result.stdout == "stream-search 0.1.0\n")
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+  }
+
+  @Test(arguments: try Golden.errorCases().filter {
+    ["--debounc 300ms", "--limit abc", "record --inptu keys.txt"].contains($0.testDescription)
+  })
+  func usageErrorGoesToStandardErrorWithStatus64(golden: Golden.ErrorCase) async throws {
+    let result = try await run(golden.arguments)
+    #expect(result.stdout == "")
+    #expect(result.stderr == golden.report)
+    #expect(result.status == ExitStatus.usage.rawValue && !result.terminatedBySignal)
+  }
+
+  @Test func closedStandardOutputEndsQuietlyWithStatusZero() async throws {
+    var executable = try BuiltProducts.executable("stream-search")
+    var arguments = ["--help"]
+    #if os(Linux)
+    // Undo the SIGPIPE this test process ignores, so the binary must ignore it by itself.
+    arguments = ["--default-signal=PIPE", executable.path] + arguments
+    executable = URL(fileURLWithPath: "/usr/bin/env")
+    #endif
+    let result = try await Subprocess.run(executable, arguments: arguments, standardOutputClosed: true)
+    #expect(result.stderr == "")
+    #expect(result.status == ExitStatus.success.rawValue && !result.terminatedBySignal)
+  }
+
+  @Test func helperFeedsStandardInputLargerThanAPipeWithoutDeadlock() async throws {
+    // The placeholder run does not read its input: the helper must still finish and not die of SIGPIPE.
+    let result = try await run([], input: Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
+    #expect(result.status == 0)
+    #expect(result.stderr.hasPrefix("stream-search: parsed "))
+  }
+}

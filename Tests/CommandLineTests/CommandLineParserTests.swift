@@ -1,0 +1,193 @@
+// Parsing `stream-search`'s options: defaults, every option's valid values in both spellings,
+// last-wins repetition, and the defaults that depend on other options or on the terminal.
+import Foundation
+import Pipeline
+import Testing
+
+@testable import stream_search
+
+/// Parses `arguments` for a pipe (not a terminal) and returns the search options, failing the test
+/// on anything else.
+func searchOptions(_ arguments: [String], terminal: Bool = false) throws -> CommandLineOptions {
+  let invocation = try CommandLineParser.parse(arguments, stdoutIsTerminal: terminal)
+  guard case .search(let options) = invocation else {
+    Issue.record("Expected a search run for \(arguments), got \(invocation)")
+    throw CancellationError()
+  }
+  return options
+}
+
+/// The defaults, changed by `change`.
+func defaults(_ change: (inout CommandLineOptions) -> Void = { _ in }) -> CommandLineOptions {
+  var options = CommandLineOptions()
+  change(&options)
+  return options
+}
+
+/// The URL of `text`; a placeholder that matches no option when `text` is not one, so the test fails.
+func webAddress(_ text: String) -> URL {
+  URL(string: text) ?? URL(fileURLWithPath: "/not-a-url")
+}
+
+@Suite struct CommandLineParserTests {
+  @Test func noArgumentsGiveTheDocumentedDefaults() throws {
+    let options = try searchOptions([])
+    #expect(options.inputPath == nil)
+    #expect(!options.follow && !options.replay)
+    #expect(options.source == .catalog)
+    #expect(options.catalogPath == nil)
+    #expect(options.latency == .zero)
+    #expect(options.categories == [.music, .movies, .podcasts])
+    #expect(options.debounce == .milliseconds(300))
+    #expect(options.minLength == 1)
+    #expect(options.limit == 25)
+    #expect(options.country == "US")
+    #expect(options.timeout == .seconds(10))
+    #expect(options.rateLimit == nil)
+    #expect(options.cacheSize == 1_000)
+    #expect(options.cacheTTL == nil)
+    #expect(!options.progressive && !options.singleRequest)
+    #expect(options.format == .jsonl)
+    #expect(!options.verbose && !options.quiet && !options.stats)
+    #expect(options.maxLineBytes == 1_048_576)
+    #expect(options.sessionIdle == .seconds(600))
+  }
+
+  @Test func formatIsPrettyOnATerminalAndJSONLinesOtherwise() throws {
+    #expect(try searchOptions([], terminal: true).format == .pretty)
+    #expect(try searchOptions([], terminal: false).format == .jsonl)
+    #expect(try searchOptions(["--format", "jsonl"], terminal: true).format == .jsonl)
+    #expect(try searchOptions(["--format", "pretty"], terminal: false).format == .pretty)
+  }
+
+  /// Each option with a valid value, and the options it must give.
+  static let validOptions: [([String], CommandLineOptions)] = [
+    (["--input", "keys.txt"], defaults { $0.inputPath = "keys.txt" }),
+    (["--input", "-"], defaults()),
+    (["--input", "keys.txt", "--follow"], defaults { $0.inputPath = "keys.txt"; $0.follow = true }),
+    (["--replay"], defaults { $0.replay = true }),
+    (["--source", "catalog"], defaults()),
+    (["--source", "itunes"], defaults { $0.source = .itunes; $0.rateLimit = .itunes }),
+    (["--source", "iTunes"], defaults { $0.source = .itunes; $0.rateLimit = .itunes }),
+    (
+      ["--source", "http://127.0.0.1:8080/search"],
+      defaults { $0.source = .url(webAddress("http://127.0.0.1:8080/search")) }
+    ),
+    (["--source", "https://itunes.example"], defaults { $0.source = .url(webAddress("https://itunes.example")) }),
+    (["--catalog", "items.json"], defaults { $0.catalogPath = "items.json" }),
+    (["--latency", "401ms"], defaults { $0.latency = .milliseconds(401) }),
+    (["--categories", "music"], defaults { $0.categories = [.music] }),
+    (["--categories", "podcast,MOVIES,music,podcasts"], defaults { $0.categories = [.podcasts, .movies, .music] }),
+    (["--categories", "tvShow,ebook"], defaults { $0.categories = [.tvShow, .ebook] }),
+    (["--debounce", "0"], defaults { $0.debounce = .zero }),
+    (["--debounce", "1.5s"], defaults { $0.debounce = .milliseconds(1_500) }),
+    (["--min-length", "3"], defaults { $0.minLength = 3 }),
+    (["--limit", "1"], defaults { $0.limit = 1 }),
+    (["--limit", "200"], defaults { $0.limit = 200 }),
+    (["--country", "gb"], defaults { $0.country = "GB" }),
+    (["--timeout", "2m"], defaults { $0.timeout = .seconds(120) }),
+    (["--rate-limit", "5/s"], defaults { $0.rateLimit = RateLimit(permits: 5, window: .seconds(1)) }),
+    (["--rate-limit", "20/60s"], defaults { $0.rateLimit = RateLimit(permits: 20, window: .seconds(60)) }),
+    (["--rate-limit", "none"], defaults()),
+    (["--source", "itunes", "--rate-limit", "none"], defaults { $0.source = .itunes }),
+    (
+      ["--source", "itunes", "--rate-limit", "100/h"],
+      defaults { $0.source = .itunes; $0.rateLimit = RateLimit(permits: 100, window: .seconds(3_600)) }
+    ),
+    (["--cache-size", "0"], defaults { $0.cacheSize = 0 }),
+    (["--cache-size", "50"], defaults { $0.cacheSize = 50 }),
+    (["--cache-ttl", "10m"], defaults { $0.cacheTTL = .seconds(600) }),
+    (["--cache-ttl", "never"], defaults()),
+    (["--progressive"], defaults { $0.progressive = true }),
+    (["--single-request"], defaults { $0.singleRequest = true }),
+    (["--format", "pretty"], defaults { $0.format = .pretty }),
+    (["--verbose"], defaults { $0.verbose = true }),
+    (["--quiet"], defaults { $0.quiet = true }),
+    (["--stats"], defaults { $0.stats = true }),
+    (["--max-line-bytes", "64"], defaults { $0.maxLineBytes = 64 }),
+    (["--session-idle", "30s"], defaults { $0.sessionIdle = .seconds(30) }),
+  ]
+
+  @Test(arguments: validOptions)
+  func eachOptionSetsItsValueAndNothingElse(arguments: [String], expected: CommandLineOptions) throws {
+    #expect(try searchOptions(arguments) == expected)
+  }
+
+  @Test(arguments: validOptions)
+  func equalsFormGivesTheSameOptionsAsSeparateValue(arguments: [String], expected: CommandLineOptions) throws {
+    // Join every `--option value` pair into `--option=value`; flags stay as they are.
+    var joined: [String] = []
+    var index = 0
+    while index < arguments.count {
+      let word = arguments[index]
+      if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("--") {
+        joined.append("\(word)=\(arguments[index + 1])")
+        index += 2
+      } else {
+        joined.append(word)
+        index += 1
+      }
+    }
+    #expect(try searchOptions(joined) == expected)
+  }
+
+  @Test func aRepeatedOptionKeepsItsLastValue() throws {
+    #expect(try searchOptions(["--limit", "5", "--limit=7"]).limit == 7)
+    #expect(try searchOptions(["--categories", "music", "--categories", "ebook"]).categories == [.ebook])
+    #expect(try searchOptions(["--source", "itunes", "--source", "catalog"]) == defaults())
+    #expect(try searchOptions(["--rate-limit", "5/s", "--rate-limit", "none", "--source", "itunes"]).rateLimit == nil)
+    #expect(try searchOptions(["--input", "a", "--input", "-"]).inputPath == nil)
+  }
+
+  @Test func equalsFormKeepsEverythingAfterTheFirstEqualsSign() throws {
+    #expect(try searchOptions(["--input=a=b.txt"]).inputPath == "a=b.txt")
+    #expect(try searchOptions(["--catalog=", "--input", "x"]).catalogPath == "")
+  }
+
+  @Test func valuesThatLookLikeNegativeNumbersOrStdinAreTakenAsValues() throws {
+    #expect(try searchOptions(["--input", "-"]).inputPath == nil)
+    let expected = CommandLineError.invalidValue(
+      "-5", option: "--limit", reason: "expected a whole number from 1 to 200"
+    )
+    #expect(throws: UsageError(error: expected, command: .search)) {
+      try CommandLineParser.parse(["--limit", "-5"], stdoutIsTerminal: false)
+    }
+  }
+
+  @Test func helpAndVersionWinWhereverTheyAre() throws {
+    let help = HelpText.render(.search)
+    #expect(try CommandLineParser.parse(["--help"], stdoutIsTerminal: false) == .help(help))
+    #expect(try CommandLineParser.parse(["-h"], stdoutIsTerminal: false) == .help(help))
+    #expect(try CommandLineParser.parse(["--limit", "abc", "--bogus", "-h"], stdoutIsTerminal: false) == .help(help))
+    let version = Invocation.version("stream-search 0.1.0\n")
+    #expect(try CommandLineParser.parse(["--version"], stdoutIsTerminal: false) == version)
+    #expect(try CommandLineParser.parse(["x", "--version"], stdoutIsTerminal: false) == version)
+    #expect(try CommandLineParser.parse(["--version", "--help"], stdoutIsTerminal: false) == version)
+    // After `--` nothing is an option, not even `--help`.
+    #expect(throws: UsageError(error: .unexpectedArgument("--help"), command: .search)) {
+      try CommandLineParser.parse(["--", "--help"], stdoutIsTerminal: false)
+    }
+  }
+
+  @Test func recordTakesOnlyAnInput() throws {
+    #expect(try CommandLineParser.parse(["record"], stdoutIsTerminal: false) == .record(RecordOptions()))
+    #expect(
+      try CommandLineParser.parse(["record", "--input", "keys.txt"], stdoutIsTerminal: false)
+        == .record(RecordOptions(inputPath: "keys.txt"))
+    )
+    #expect(try CommandLineParser.parse(["record", "--input=-"], stdoutIsTerminal: false) == .record(RecordOptions()))
+    #expect(throws: UsageError(error: .unknownOption("--debounce", suggestion: nil), command: .record)) {
+      try CommandLineParser.parse(["record", "--debounce", "1s"], stdoutIsTerminal: false)
+    }
+  }
+
+  @Test func recordHasItsOwnHelp() throws {
+    let invocation = try CommandLineParser.parse(["record", "--help"], stdoutIsTerminal: false)
+    guard case .help(let text) = invocation else {
+      Issue.record("Expected help, got \(invocation)")
+      return
+    }
+    #expect(text.contains("USAGE: stream-search record [--input PATH]\n"))
+    #expect(!text.contains("--debounce"))
+  }
+}

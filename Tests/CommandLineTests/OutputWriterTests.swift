@@ -1,0 +1,176 @@
+// OutputWriter against real pipes: every byte arrives, a closed reader gives `.closed` rather than
+// a crash, and other failures carry their errno.
+import Foundation
+import Synchronization
+import Testing
+
+@testable import stream_search
+
+/// A pipe whose ends close when it goes away, unless closed earlier.
+final class TestPipe {
+  /// The read end, or -1 once closed.
+  private(set) var readEnd: Int32
+  /// The write end, or -1 once closed.
+  private(set) var writeEnd: Int32
+
+  /// A new pipe; `nonBlockingWrites` makes writes return EAGAIN instead of waiting when it is full.
+  init(nonBlockingWrites: Bool = false) throws {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    readEnd = ends[0]
+    writeEnd = ends[1]
+    if nonBlockingWrites {
+      _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+    }
+  }
+
+  /// Closes the read end, so writes fail with EPIPE.
+  func closeReadEnd() {
+    if readEnd >= 0 { close(readEnd) }
+    readEnd = -1
+  }
+
+  /// Closes the write end, so reads reach end of file.
+  func closeWriteEnd() {
+    if writeEnd >= 0 { close(writeEnd) }
+    writeEnd = -1
+  }
+
+  /// Reads from the read end until end of file; the write end must be closed by then.
+  func readAll() -> [UInt8] { Self.readAll(from: readEnd) }
+
+  /// Reads `descriptor` until end of file (or an error other than EINTR).
+  static func readAll(from descriptor: Int32) -> [UInt8] {
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count > 0 {
+        result += buffer[0..<count]
+      } else if count == 0 || errno != EINTR {
+        return result
+      }
+    }
+  }
+
+  deinit {
+    closeReadEnd()
+    closeWriteEnd()
+  }
+}
+
+@Suite struct OutputWriterTests {
+  /// Writes `bytes` through `pipe` while a dispatch thread reads it, and returns what was read.
+  /// (The reader is not a task: blocked on a full pipe, tasks could use up the cooperative pool.)
+  private func roundTrip(_ bytes: [UInt8], through pipe: TestPipe) throws -> [UInt8] {
+    let received = Collected()
+    let reading = DispatchGroup()
+    let readEnd = pipe.readEnd
+    DispatchQueue.global().async(group: reading) {
+      received.set(Data(TestPipe.readAll(from: readEnd)))
+    }
+    try OutputWriter(fileDescriptor: pipe.writeEnd).write(bytes)
+    pipe.closeWriteEnd()
+    reading.wait()
+    return Array(received.get())
+  }
+
+  // 256 KiB: four times a Linux pipe's buffer, so the kernel takes it in several partial writes.
+  @Test func writesEveryByteOfABufferLargerThanThePipe() throws {
+    let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    #expect(try roundTrip(bytes, through: TestPipe()) == bytes)
+  }
+
+  @Test func waitsOutAFullNonBlockingPipeInsteadOfFailing() throws {
+    let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    #expect(try roundTrip(bytes, through: TestPipe(nonBlockingWrites: true)) == bytes)
+  }
+
+  @Test func writesTextAsUTF8() throws {
+    let pipe = try TestPipe()
+    try OutputWriter(fileDescriptor: pipe.writeEnd).write("{\"term\":\"café 東京\"}\n")
+    pipe.closeWriteEnd()
+    #expect(String(decoding: pipe.readAll(), as: UTF8.self) == "{\"term\":\"café 東京\"}\n")
+  }
+
+  @Test func closedReaderGivesClosedEveryTimeInsteadOfACrash() throws {
+    ignoreSIGPIPE()
+    let pipe = try TestPipe()
+    pipe.closeReadEnd()
+    let writer = OutputWriter(fileDescriptor: pipe.writeEnd)
+    #expect(throws: OutputError.closed) { try writer.write("first\n") }
+    #expect(throws: OutputError.closed) { try writer.write("second\n") }
+  }
+
+  @Test func otherFailuresCarryTheirErrno() throws {
+    let readOnly = open("/dev/null", O_RDONLY)
+    try #require(readOnly >= 0)
+    defer { close(readOnly) }
+    #expect(throws: OutputError.failed(errno: EBADF)) {
+      try OutputWriter(fileDescriptor: readOnly).write("x")
+    }
+    #expect(OutputError.failed(errno: EBADF).description == String(cString: strerror(EBADF)))
+  }
+
+  @Test func writingNothingSucceedsWithoutTouchingTheDescriptor() throws {
+    let pipe = try TestPipe()
+    pipe.closeReadEnd()
+    try OutputWriter(fileDescriptor: pipe.writeEnd).write([])
+  }
+}
+
+@Suite struct LogTests {
+  /// What `body` logs at `level`.
+  private func logged(at level: Log.Level, _ body: (Log) -> Void) throws -> String {
+    let pipe = try TestPipe()
+    body(Log(level: level, writer: OutputWriter(fileDescriptor: pipe.writeEnd)))
+    pipe.closeWriteEnd()
+    return String(decoding: pipe.readAll(), as: UTF8.self)
+  }
+
+  private func everyKind(_ log: Log) {
+    log.verbose(.network, "GET /search?term=abba")
+    log.verbose(.cache, "hit abba")
+    log.warning("skipped line 3: not JSON")
+    log.error("cannot open keys.txt")
+  }
+
+  @Test func verboseWritesTopicLinesWarningsAndErrors() throws {
+    #expect(try logged(at: .verbose, everyKind) == """
+      [network] GET /search?term=abba
+      [cache] hit abba
+      Warning: skipped line 3: not JSON
+      Error: cannot open keys.txt
+
+      """)
+  }
+
+  @Test func normalLeavesOutTopicLines() throws {
+    #expect(try logged(at: .normal, everyKind) == "Warning: skipped line 3: not JSON\nError: cannot open keys.txt\n")
+  }
+
+  @Test func quietWritesOnlyErrors() throws {
+    #expect(try logged(at: .quiet, everyKind) == "Error: cannot open keys.txt\n")
+  }
+
+  @Test func levelFollowsVerboseAndQuiet() throws {
+    #expect(Log(options: try searchOptions(["--verbose"])).level == .verbose)
+    #expect(Log(options: try searchOptions(["--quiet"])).level == .quiet)
+    #expect(Log(options: try searchOptions([])).level == .normal)
+  }
+
+  @Test func eachMessageStaysOnOneLine() throws {
+    let line = try logged(at: .verbose) { $0.verbose(.input, "term \"a\nb\"\t\u{7}") }
+    #expect(line == "[input] term \"a\\nb\"\\t\\u{07}\n")
+  }
+
+  @Test func verboseMessageIsNotBuiltWhenNotWritten() throws {
+    let built = Mutex(false)
+    func message() -> String {
+      built.withLock { $0 = true }
+      return "expensive"
+    }
+    _ = try logged(at: .normal) { $0.verbose(.cache, message()) }
+    #expect(built.withLock { $0 } == false)
+  }
+}

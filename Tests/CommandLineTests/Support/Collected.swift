@@ -1,0 +1,14 @@
+// A thread-safe slot for bytes that a reader thread hands to the test that waits for it.
+import Foundation
+import Synchronization
+
+/// Bytes handed from a reader thread to the test thread.
+final class Collected: Sendable {
+  private let data = Mutex(Data())
+
+  /// Stores what the reader read.
+  func set(_ value: Data) { data.withLock { $0 = value } }
+
+  /// What the reader stored.
+  func get() -> Data { data.withLock { $0 } }
+}

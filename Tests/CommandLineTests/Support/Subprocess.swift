@@ -1,0 +1,117 @@
+// Runs a built executable as a child process with given standard input, and collects its standard
+// output, standard error and exit status: for end-to-end tests of the real binary.
+import Foundation
+
+@testable import stream_search
+
+/// How a child process ended and what it wrote.
+struct SubprocessResult: Equatable, Sendable {
+  /// The exit status, or the signal number when ``terminatedBySignal`` is true.
+  let status: Int32
+  /// True when a signal ended the process rather than `exit`.
+  let terminatedBySignal: Bool
+  /// Everything written to standard output.
+  let standardOutput: Data
+  /// Everything written to standard error.
+  let standardError: Data
+
+  /// Standard output decoded as UTF-8 (invalid bytes replaced).
+  var stdout: String { String(decoding: standardOutput, as: UTF8.self) }
+  /// Standard error decoded as UTF-8 (invalid bytes replaced).
+  var stderr: String { String(decoding: standardError, as: UTF8.self) }
+}
+
+/// Runs executables as child processes and waits for them.
+///
+/// Standard input is written and both outputs are read on their own dispatch threads while the
+/// child runs, so a child that writes more than a pipe holds (64 KiB) before reading all its input
+/// cannot deadlock the test. Nothing waits on time and no task thread is blocked:
+/// ``run(_:arguments:input:environment:)`` resumes when the child has exited (its termination
+/// handler ran) and both of its outputs have reached end of file.
+///
+/// ```swift
+/// let result = try await Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: ["--version"])
+/// #expect(result.stdout == "stream-search 0.1.0\n")
+/// #expect(result.stderr == "")
+/// #expect(result.status == 0 && !result.terminatedBySignal)
+/// ```
+enum Subprocess {
+  /// Runs `executable` with `arguments`, feeding it `input` on standard input (then end of file),
+  /// and returns once it has exited. `environment` nil passes this process's environment on.
+  ///
+  /// If the child exits without reading all of `input`, the rest is dropped (the write sees EPIPE,
+  /// which does not kill the test process: SIGPIPE is ignored here).
+  ///
+  /// With `standardOutputClosed`, the child's standard output is a pipe whose reader has already
+  /// gone (as in `stream-search | head` after `head` exits): its first write there fails with
+  /// EPIPE, and ``SubprocessResult/standardOutput`` is empty.
+  ///
+  /// - Important: The child inherits this process's ignored SIGPIPE, so a child that forgets to
+  ///   ignore SIGPIPE itself still sees EPIPE here. To test that it ignores it, start it through
+  ///   `/usr/bin/env --default-signal=PIPE` (GNU env, Linux).
+  /// - Throws: What `Process.run()` throws when the child cannot be started.
+  static func run(
+    _ executable: URL,
+    arguments: [String] = [],
+    input: Data = Data(),
+    environment: [String: String]? = nil,
+    standardOutputClosed: Bool = false
+  ) async throws -> SubprocessResult {
+    ignoreSIGPIPE()
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardError = stderr
+    let unreadOutput = standardOutputClosed ? try Self.pipeWithoutReader() : nil
+    process.standardOutput = unreadOutput ?? stdout
+    let finished = DispatchGroup()
+    finished.enter()
+    process.terminationHandler = { _ in finished.leave() }
+    do {
+      // Foundation closes the child's ends of the pipes in this process once the child is started.
+      try process.run()
+    } catch {
+      finished.leave()
+      throw error
+    }
+    try? unreadOutput?.close()
+
+    let output = Collected()
+    let errorOutput = Collected()
+    DispatchQueue.global().async(group: finished) {
+      let writer = OutputWriter(fileDescriptor: stdin.fileHandleForWriting.fileDescriptor)
+      try? writer.write(Array(input))
+      try? stdin.fileHandleForWriting.close()
+    }
+    if unreadOutput == nil {
+      DispatchQueue.global().async(group: finished) {
+        output.set(stdout.fileHandleForReading.readDataToEndOfFile())
+      }
+    }
+    DispatchQueue.global().async(group: finished) {
+      errorOutput.set(stderr.fileHandleForReading.readDataToEndOfFile())
+    }
+    await withCheckedContinuation { continuation in
+      finished.notify(queue: .global()) { continuation.resume() }
+    }
+    return SubprocessResult(
+      status: process.terminationStatus,
+      terminatedBySignal: process.terminationReason == .uncaughtSignal,
+      standardOutput: output.get(),
+      standardError: errorOutput.get()
+    )
+  }
+
+  /// The write end of a new pipe whose read end is already closed.
+  private static func pipeWithoutReader() throws -> FileHandle {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    close(ends[0])
+    return FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+  }
+}

@@ -1,6 +1,8 @@
 // The `stream-search` executable: parses the command line, answers help and version, reports
-// usage errors (status 64), and otherwise hands the validated options to the pipeline.
+// usage errors (status 64), and otherwise runs a replay, a live search or a recording, writing
+// events to standard output and diagnostics to standard error.
 import Foundation
+import Pipeline
 
 ignoreSIGPIPE()
 
@@ -14,22 +16,51 @@ do {
   exit(ExitStatus.usage.rawValue)
 }
 
+/// Watches SIGINT and SIGTERM for the whole run and turns the first into a stop request.
+func observeSignals() -> StopRequest {
+  let stop = StopRequest()
+  let observer = SignalObserver()
+  Task {
+    for await signal in observer.signals {
+      stop.request(signal)
+    }
+  }
+  return stop
+}
+
 switch invocation {
 case .help(let text), .version(let text):
   do throws(OutputError) {
     try OutputWriter.standardOutput.write(text)
+  } catch .failed {
+    exit(ExitStatus.ioError.rawValue)
   } catch .closed {
     // The reader went away (e.g. `--help | head -1`): that is not a failure.
-  } catch {
-    Log(level: .normal).error("Cannot write to standard output: \(error)")
-    exit(ExitStatus.ioError.rawValue)
   }
   exit(ExitStatus.success.rawValue)
 case .search(let options):
-  // Placeholder until the pipeline is wired: show what would run.
-  try? OutputWriter.standardError.write("stream-search: parsed \(options)\n")
-  exit(ExitStatus.success.rawValue)
+  let log = Log(options: options)
+  let setup: RunSetup
+  do {
+    setup = try RunSetup(options: options)
+  } catch {
+    log.error(error.message)
+    exit(ExitStatus.noInput.rawValue)
+  }
+  let output = EventOutput(writer: .standardOutput, format: options.format, statsLog: options.stats ? log : nil)
+  let stop = observeSignals()
+  let status: ExitStatus
+  if options.replay {
+    status = ReplayCommand(setup: setup, output: output, log: log, stop: stop).run()
+  } else {
+    status = await LiveCommand(setup: setup, output: output, log: log, stop: stop).run()
+  }
+  if let errno = output.failure {
+    log.error("Cannot write to standard output: \(String(cString: strerror(errno)))")
+  }
+  exit(status.rawValue)
 case .record(let options):
-  try? OutputWriter.standardError.write("stream-search: parsed \(options)\n")
-  exit(ExitStatus.success.rawValue)
+  let log = Log(level: .normal)
+  let stop = observeSignals()
+  exit(await RecordCommand(options: options, writer: .standardOutput, log: log, stop: stop).run().rawValue)
 }

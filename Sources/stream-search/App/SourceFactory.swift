@@ -14,7 +14,7 @@ struct RunSetup: Sendable {
   let catalogItems: [SearchItem]?
 
   /// Loads what the options name; throws ``SourceSetupError`` when the catalog file is unusable.
-  init(options: CommandLineOptions) throws {
+  init(options: CommandLineOptions) throws(SourceSetupError) {
     self.options = options
     if let path = options.catalogPath {
       do {

@@ -54,6 +54,17 @@ struct Log: Sendable {
     emit("[\(topic.rawValue)] \(message())")
   }
 
+  /// A diagnostic line that carries its own `[topic]` prefix, with `--verbose` only.
+  func diagnostic(_ line: @autoclosure () -> String) {
+    guard level >= .verbose else { return }
+    emit(line())
+  }
+
+  /// A statistics line (`--stats`), written whatever the level: the user asked for it.
+  func stats(_ line: String) {
+    emit(line)
+  }
+
   /// `Warning: message`, unless `--quiet`: something was skipped but the run goes on.
   func warning(_ message: String) {
     guard level >= .normal else { return }

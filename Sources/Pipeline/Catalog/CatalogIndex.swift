@@ -23,6 +23,9 @@ final class CatalogIndex: Sendable {
   /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
   let tokens: [Int32]
   let nameBounds: [Int]
+  /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
+  /// bits are set cannot match the item, which rules out most candidates with one AND.
+  let itemWordBits: [UInt64]
   /// Three consecutive scalars → the ids of the words containing them, ascending.
   let trigrams: [UInt64: [Int32]]
   /// Word length in scalars → the ids of the words that long.
@@ -64,6 +67,13 @@ final class CatalogIndex: Sendable {
       }
     }
     (postingStart, postingItems) = postings.flattened()
+    var itemWordBits = [UInt64](repeating: 0, count: items.count)
+    for rank in items.indices {
+      for position in names.bounds[Self.namesPerItem * rank]..<names.bounds[Self.namesPerItem * (rank + 1)] {
+        itemWordBits[rank] |= Self.wordBit(tokens[position])
+      }
+    }
+    self.itemWordBits = itemWordBits
     (nameStartStart, nameStartItems) = nameStarts.flattened()
 
     var trigrams: [UInt64: [Int32]] = [:]
@@ -127,6 +137,12 @@ final class CatalogIndex: Sendable {
   /// How many ranks the posting lists of words `ids` hold together (with repeats).
   func postingCount(_ ids: Range<Int>) -> Int {
     ids.isEmpty ? 0 : postingStart[ids.upperBound] - postingStart[ids.lowerBound]
+  }
+
+  /// The bit standing for word `id` in `itemWordBits`: a multiplicative hash onto 64 bits, so
+  /// neighbouring ids (words sharing a prefix) spread out.
+  static func wordBit(_ id: Int32) -> UInt64 {
+    1 << ((UInt64(UInt32(bitPattern: id)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
   }
 
   /// The three scalars of `word` from `start`, packed (21 bits each, the width of a scalar).

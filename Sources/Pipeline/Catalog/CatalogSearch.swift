@@ -34,6 +34,14 @@ struct CatalogSearch {
   private let limit: Int
   /// Per query word, the ids of the words it starts.
   private let prefixes: [Range<Int>]
+  /// The index's token arrays, held directly so the hot loops index them without going
+  /// through the class.
+  private let tokens: [Int32]
+  private let nameBounds: [Int]
+  private let wordCount: Int
+  private let itemWordBits: [UInt64]
+  /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
+  private let prefixBits: [UInt64]
   /// The answer so far, best first.
   private(set) var ranks: [Int32] = []
 
@@ -42,6 +50,17 @@ struct CatalogSearch {
     self.query = query
     self.limit = limit
     prefixes = query.map { index.wordIds(startingWith: $0) }
+    tokens = index.tokens
+    nameBounds = index.nameBounds
+    wordCount = index.words.count
+    itemWordBits = index.itemWordBits
+    prefixBits = prefixes.map { Self.bits(of: $0) }
+  }
+
+  /// The union of the words' bits; past 64 words nearly every bit would be set anyway.
+  private static func bits(of words: some Collection<Int>) -> UInt64 {
+    guard words.count <= 64 else { return ~0 }
+    return words.reduce(0) { $0 | CatalogIndex.wordBit(Int32($1)) }
   }
 
   mutating func run() {
@@ -50,19 +69,21 @@ struct CatalogSearch {
     collectWordPrefixMatches(skipping: nameMatches)
     guard ranks.count < limit else { return }
 
-    // Per query word, each dictionary word's tier: 1 prefix, 2 inside, 3 typo, 0 no match.
-    var tiers = prefixes.map { range in
-      var tier = [UInt8](repeating: 0, count: index.words.count)
-      for id in range { tier[id] = 1 }
-      return tier
+    // Per query word q, each dictionary word w's tier at `tiers[q * wordCount + w]`:
+    // 1 prefix, 2 inside, 3 typo, 0 no match. One flat array keeps the item checks cheap.
+    var tiers = [UInt8](repeating: 0, count: query.count * wordCount)
+    for (query, range) in prefixes.enumerated() {
+      for id in range { tiers[query * wordCount + id] = 1 }
     }
     var looseWords = Array(repeating: [Int](), count: query.count)
-    if add(tier: 2, words: { index.wordIds(containing: $0) }, to: &tiers, &looseWords) {
-      collectLooseMatches(tier: 2, tiers: tiers, looseWords: looseWords)
+    let inside = add(tier: 2, words: { index.wordIds(containing: $0) }, to: &tiers, &looseWords)
+    if inside.contains(where: { !$0.isEmpty }) {
+      collectLooseMatches(tier: 2, tiers: tiers, looseWords: looseWords, newWords: inside)
       guard ranks.count < limit else { return }
     }
-    if add(tier: 3, words: { index.wordIds(near: $0) }, to: &tiers, &looseWords) {
-      collectLooseMatches(tier: 3, tiers: tiers, looseWords: looseWords)
+    let near = add(tier: 3, words: { index.wordIds(near: $0) }, to: &tiers, &looseWords)
+    if near.contains(where: { !$0.isEmpty }) {
+      collectLooseMatches(tier: 3, tiers: tiers, looseWords: looseWords, newWords: near)
     }
   }
 
@@ -77,15 +98,23 @@ struct CatalogSearch {
       var merge = PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: prefixes[0])
       while found.count < limit, let rank = merge.next() { found.append(rank) }
     } else {
-      // All but the last query word must be whole words of the name, in order.
+      // All but the last query word must be whole words of the name, in order. Candidates come
+      // from the shortest of: names starting with the first word, items with any of the whole
+      // words, items with a word the last query word starts.
       var exact: [Int32] = []
       for word in query.dropLast() {
         guard let id = index.wordId(of: word) else { return [] }
         exact.append(Int32(id))
       }
       let first = Int(exact[0])
-      for position in index.nameStartStart[first]..<index.nameStartStart[first + 1] where found.count < limit {
-        let rank = index.nameStartItems[position]
+      let startCount = index.nameStartStart[first + 1] - index.nameStartStart[first]
+      let rarest = exact.min { index.postingCount(Int($0)..<Int($0) + 1) < index.postingCount(Int($1)..<Int($1) + 1) }
+      let rarestWords = rarest.map { Int($0)..<Int($0) + 1 } ?? prefixes[last]
+      let words = index.postingCount(rarestWords) < index.postingCount(prefixes[last]) ? rarestWords : prefixes[last]
+      var merge = index.postingCount(words) < startCount
+        ? PostingMerge(items: index.postingItems, start: index.postingStart, words: words)
+        : PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: first..<first + 1)
+      while found.count < limit, let rank = merge.next() {
         if hasName(rank, startingWith: exact, then: prefixes[last]) { found.append(rank) }
       }
     }
@@ -96,12 +125,11 @@ struct CatalogSearch {
   private func hasName(_ rank: Int32, startingWith exact: [Int32], then last: Range<Int>) -> Bool {
     let base = CatalogIndex.namesPerItem * Int(rank)
     for name in 0..<CatalogIndex.namesPerItem {
-      let start = index.nameBounds[base + name]
-      guard index.nameBounds[base + name + 1] - start > exact.count else { continue }
-      if exact.indices.allSatisfy({ index.tokens[start + $0] == exact[$0] })
-        && last.contains(Int(index.tokens[start + exact.count])) {
-        return true
-      }
+      let start = nameBounds[base + name]
+      guard nameBounds[base + name + 1] - start > exact.count else { continue }
+      var position = 0
+      while position < exact.count, tokens[start + position] == exact[position] { position += 1 }
+      if position == exact.count && last.contains(Int(tokens[start + position])) { return true }
     }
     return false
   }
@@ -117,9 +145,18 @@ struct CatalogSearch {
       // Both lists ascend, so one pointer finds the items tier 1 already took.
       while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
       if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
-      let words = wordsOf(rank)
-      let matchesAll = prefixes.indices.allSatisfy { query in
-        query == driver || words.contains { prefixes[query].contains(Int($0)) }
+      let words = wordRange(of: rank)
+      let bits = itemWordBits[Int(rank)]
+      var matchesAll = true
+      for query in prefixes.indices where query != driver && matchesAll {
+        guard bits & prefixBits[query] != 0 else {
+          matchesAll = false
+          break
+        }
+        let range = prefixes[query]
+        var position = words.lowerBound
+        while position < words.upperBound, !range.contains(Int(tokens[position])) { position += 1 }
+        matchesAll = position < words.upperBound
       }
       if matchesAll { ranks.append(rank) }
     }
@@ -127,45 +164,58 @@ struct CatalogSearch {
 
   // MARK: Tiers 3 and 4: inside a word, within a typo
 
-  /// Marks the words `lookup` finds for each query word with `tier` where they have none yet;
-  /// true when any was marked, that is when the tier can find anything new.
+  /// Marks the words `lookup` finds for each query word with `tier` where they have none yet
+  /// and adds them to `looseWords`; returns them per query word (none: the tier finds nothing).
   private func add(
-    tier: UInt8, words lookup: (FoldedWord) -> [Int32], to tiers: inout [[UInt8]], _ looseWords: inout [[Int]]
-  ) -> Bool {
-    var added = false
+    tier: UInt8, words lookup: (FoldedWord) -> [Int32], to tiers: inout [UInt8], _ looseWords: inout [[Int]]
+  ) -> [[Int]] {
+    var added = Array(repeating: [Int](), count: query.count)
     for query in query.indices {
-      for id in lookup(self.query[query]) where tiers[query][Int(id)] == 0 {
-        tiers[query][Int(id)] = tier
-        looseWords[query].append(Int(id))
-        added = true
+      for id in lookup(self.query[query]) where tiers[query * wordCount + Int(id)] == 0 {
+        tiers[query * wordCount + Int(id)] = tier
+        added[query].append(Int(id))
       }
+      looseWords[query].append(contentsOf: added[query])
     }
     return added
   }
 
   /// Appends the items whose tier is exactly `tier`: every query word matches at `tier` or
   /// better and one only at `tier`. Better items were all taken by the earlier tiers.
-  private mutating func collectLooseMatches(tier: UInt8, tiers: [[UInt8]], looseWords: [[Int]]) {
+  ///
+  /// Candidates come from the driver's lists, or — when shorter — from the lists of the words
+  /// new at this tier (`newWords`), since a qualifying item has one of those.
+  private mutating func collectLooseMatches(
+    tier: UInt8, tiers: [UInt8], looseWords: [[Int]], newWords: [[Int]]
+  ) {
     let counts = query.indices.map { query in
       looseWords[query].reduce(index.postingCount(prefixes[query])) { $0 + index.postingCount($1..<$1 + 1) }
     }
     guard !counts.contains(0) else { return }
     let driver = counts.indices.min { counts[$0] < counts[$1] } ?? 0
-    var merge = PostingMerge(
-      items: index.postingItems, start: index.postingStart, words: Array(prefixes[driver]) + looseWords[driver])
+    let newWordIds = newWords.joined()
+    let newCount = newWordIds.reduce(0) { $0 + index.postingCount($1..<$1 + 1) }
+    let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
+    let queryBits = query.indices.map { query in
+      prefixes[query].count > 64 ? ~0 : prefixBits[query] | Self.bits(of: looseWords[query])
+    }
+    var merge = PostingMerge(items: index.postingItems, start: index.postingStart, words: candidates)
     while ranks.count < limit, let rank = merge.next() {
+      let bits = itemWordBits[Int(rank)]
+      guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
       if self.tier(of: rank, tiers) == tier { ranks.append(rank) }
     }
   }
 
   /// The worst of the query words' best tiers on the item's words; 0 when a word misses.
-  private func tier(of rank: Int32, _ tiers: [[UInt8]]) -> UInt8 {
-    let words = wordsOf(rank)
+  private func tier(of rank: Int32, _ tiers: [UInt8]) -> UInt8 {
+    let words = wordRange(of: rank)
     var worst: UInt8 = 1
-    for wordTiers in tiers {
+    for query in query.indices {
+      let base = query * wordCount
       var best: UInt8 = 0
-      for word in words {
-        let tier = wordTiers[Int(word)]
+      for position in words {
+        let tier = tiers[base + Int(tokens[position])]
         if tier != 0 && (best == 0 || tier < best) { best = tier }
       }
       if best == 0 { return 0 }
@@ -174,9 +224,9 @@ struct CatalogSearch {
     return worst
   }
 
-  /// All words of the item's names.
-  private func wordsOf(_ rank: Int32) -> ArraySlice<Int32> {
+  /// Where all words of the item's names lie in `tokens`.
+  private func wordRange(of rank: Int32) -> Range<Int> {
     let base = CatalogIndex.namesPerItem * Int(rank)
-    return index.tokens[index.nameBounds[base]..<index.nameBounds[base + CatalogIndex.namesPerItem]]
+    return nameBounds[base]..<nameBounds[base + CatalogIndex.namesPerItem]
   }
 }

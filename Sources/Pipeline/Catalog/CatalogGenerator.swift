@@ -23,13 +23,13 @@ enum CatalogGenerator {
     items.reserveCapacity(count)
     appendAnchors(to: &items, limit: count)
     // About twelve songs per generated artist, as in real catalogs where a few names recur.
-    let artistCount = max(40, count / 12)
+    let artists = Artists(count: max(40, count / 12))
     while items.count < count {
       let index = items.count
       var random = SplitMix64(stream: itemStream, index: index)
       let roll = random.below(100)
       if roll < 60 {
-        items.append(song(index: index, artistCount: artistCount, random: &random))
+        items.append(song(index: index, artists: artists, random: &random))
       } else if roll < 82 {
         items.append(movie(index: index, random: &random))
       } else {
@@ -77,13 +77,13 @@ enum CatalogGenerator {
 
   // MARK: Songs
 
-  private static func song(index: Int, artistCount: Int, random: inout SplitMix64) -> SearchItem {
-    let artistIndex = random.below(artistCount)
+  private static func song(index: Int, artists: Artists, random: inout SplitMix64) -> SearchItem {
+    let artistIndex = random.below(artists.names.count)
     let albumIndex = artistIndex * albumsPerArtist + random.below(albumsPerArtist)
     var item = song(
-      index: index, title: CatalogNames.songTitle(&random), artist: artistName(artistIndex),
-      artistId: firstArtistId + artistIndex, album: albumTitle(albumIndex),
-      collectionId: firstCollectionId + albumIndex, genre: artistGenre(artistIndex), random: &random)
+      index: index, title: CatalogNames.songTitle(&random), artist: artists.names[artistIndex],
+      artistId: firstArtistId + artistIndex, album: artists.albums[albumIndex],
+      collectionId: firstCollectionId + albumIndex, genre: artists.genres[artistIndex], random: &random)
     item.releaseDate = CatalogFormat.releaseDate(year: random.within(1965...2025), random: &random)
     item.popularity = CatalogFormat.popularity(&random)
     return item
@@ -106,20 +106,28 @@ enum CatalogGenerator {
       price: random.chance(70) ? 1.29 : 0.99, currency: "USD", country: "USA")
   }
 
-  /// An artist's name, the same for every song that draws the same artist index.
-  private static func artistName(_ artistIndex: Int) -> String {
-    var random = SplitMix64(stream: artistStream, index: artistIndex)
-    return CatalogNames.artistName(&random)
-  }
+  /// The generated artists' names, genres and album titles, each drawn from its own generator
+  /// seeded by the artist's (or album's) number, and made once rather than per song.
+  private struct Artists {
+    let names: [String]
+    let genres: [String]
+    /// Album `albumsPerArtist × artist + k` is the artist's k-th album.
+    let albums: [String]
 
-  private static func artistGenre(_ artistIndex: Int) -> String {
-    var random = SplitMix64(stream: artistStream ^ 0xFF, index: artistIndex)
-    return random.pick(CatalogWords.musicGenres)
-  }
-
-  private static func albumTitle(_ albumIndex: Int) -> String {
-    var random = SplitMix64(stream: albumStream, index: albumIndex)
-    return CatalogNames.albumTitle(&random)
+    init(count: Int) {
+      names = (0..<count).map { artist in
+        var random = SplitMix64(stream: artistStream, index: artist)
+        return CatalogNames.artistName(&random)
+      }
+      genres = (0..<count).map { artist in
+        var random = SplitMix64(stream: artistStream ^ 0xFF, index: artist)
+        return random.pick(CatalogWords.musicGenres)
+      }
+      albums = (0..<(count * albumsPerArtist)).map { album in
+        var random = SplitMix64(stream: albumStream, index: album)
+        return CatalogNames.albumTitle(&random)
+      }
+    }
   }
 
   // MARK: Movies

@@ -211,30 +211,36 @@ private struct NameTokenizer {
   }
 }
 
-/// Collects, per word, the ascending ranks that contain it, then lays them out flat.
+/// Collects, per word, the ascending ranks that contain it, laid out flat: a count per word,
+/// then each rank written at its word's next free slot. Flat arrays rather than an array per
+/// word, because nested arrays dominate the index's start-up time in debug builds.
 private struct PostingsBuilder {
-  private var lists: [[Int32]]
+  private var pairs: [(word: Int32, rank: Int32)] = []
+  private var lastRank: [Int32]
 
   init(wordCount: Int) {
-    lists = Array(repeating: [], count: wordCount)
+    lastRank = Array(repeating: -1, count: wordCount)
   }
 
   /// Adds `rank` to the list of each of `words`; ranks must come in ascending order.
   mutating func add(rank: Int, words: ArraySlice<Int32>) {
     let rank = Int32(rank)
-    for word in words where lists[Int(word)].last != rank {
-      lists[Int(word)].append(rank)
+    for word in words where lastRank[Int(word)] != rank {
+      lastRank[Int(word)] = rank
+      pairs.append((word, rank))
     }
   }
 
   func flattened() -> (start: [Int], items: [Int32]) {
-    var start = [0]
-    start.reserveCapacity(lists.count + 1)
-    var items: [Int32] = []
-    items.reserveCapacity(lists.reduce(0) { $0 + $1.count })
-    for list in lists {
-      items.append(contentsOf: list)
-      start.append(items.count)
+    var start = [Int](repeating: 0, count: lastRank.count + 1)
+    for pair in pairs { start[Int(pair.word) + 1] += 1 }
+    for word in lastRank.indices { start[word + 1] += start[word] }
+    var next = start
+    var items = [Int32](repeating: 0, count: pairs.count)
+    // Pairs come in rank order, so each word's slots fill in ascending rank order.
+    for pair in pairs {
+      items[next[Int(pair.word)]] = pair.rank
+      next[Int(pair.word)] += 1
     }
     return (start, items)
   }

@@ -22,12 +22,26 @@ extension CatalogIndex {
   }
 }
 
+/// How a dictionary word matches a query word, tightest first; stored as bytes in one flat
+/// array per search.
+private enum Match {
+  static let none: UInt8 = 0
+  /// The word starts with the query word.
+  static let prefix: UInt8 = 1
+  /// The query word (3+ characters) lies inside the word.
+  static let inside: UInt8 = 2
+  /// The word is within the query word's typo allowance.
+  static let typo: UInt8 = 3
+}
+
 /// The state of one search: the query's word ranges and the ranks found so far.
 ///
 /// Each tier walks the posting lists of its *driver* — the query word with the fewest
 /// candidate items — in rank order and checks the other words on each candidate's own words,
 /// stopping once `limit` items are found. Later tiers re-walk earlier tiers' lists; they only
 /// run when the earlier tiers did not fill the answer, which means those lists were short.
+/// Before checking a candidate's words one by one, the item's `itemWordBits` must share a bit
+/// with every query word's matching words, which rejects most candidates in a few instructions.
 struct CatalogSearch {
   private let index: CatalogIndex
   private let query: [FoldedWord]
@@ -63,27 +77,28 @@ struct CatalogSearch {
     return words.reduce(0) { $0 | CatalogIndex.wordBit(Int32($1)) }
   }
 
+  /// Runs the tiers in order until `limit` ranks are found or every tier is exhausted.
   mutating func run() {
     let nameMatches = collectNamePrefixMatches()
     guard ranks.count < limit else { return }
     collectWordPrefixMatches(skipping: nameMatches)
     guard ranks.count < limit else { return }
 
-    // Per query word q, each dictionary word w's tier at `tiers[q * wordCount + w]`:
-    // 1 prefix, 2 inside, 3 typo, 0 no match. One flat array keeps the item checks cheap.
-    var tiers = [UInt8](repeating: 0, count: query.count * wordCount)
+    // Per query word q, how each dictionary word w matches it, at `matches[q * wordCount + w]`
+    // (a `Match` value). One flat array keeps the item checks cheap.
+    var matches = [UInt8](repeating: Match.none, count: query.count * wordCount)
     for (query, range) in prefixes.enumerated() {
-      for id in range { tiers[query * wordCount + id] = 1 }
+      for id in range { matches[query * wordCount + id] = Match.prefix }
     }
     var looseWords = Array(repeating: [Int](), count: query.count)
-    let inside = add(tier: 2, words: { index.wordIds(containing: $0) }, to: &tiers, &looseWords)
+    let inside = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
     if inside.contains(where: { !$0.isEmpty }) {
-      collectLooseMatches(tier: 2, tiers: tiers, looseWords: looseWords, newWords: inside)
+      collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: inside)
       guard ranks.count < limit else { return }
     }
-    let near = add(tier: 3, words: { index.wordIds(near: $0) }, to: &tiers, &looseWords)
+    let near = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
     if near.contains(where: { !$0.isEmpty }) {
-      collectLooseMatches(tier: 3, tiers: tiers, looseWords: looseWords, newWords: near)
+      collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: near)
     }
   }
 
@@ -164,15 +179,16 @@ struct CatalogSearch {
 
   // MARK: Tiers 3 and 4: inside a word, within a typo
 
-  /// Marks the words `lookup` finds for each query word with `tier` where they have none yet
-  /// and adds them to `looseWords`; returns them per query word (none: the tier finds nothing).
+  /// Marks the words `lookup` finds for each query word as matching it by `match` where they
+  /// match no better, and adds them to `looseWords`; returns them per query word (none: the
+  /// tier of `match` can find nothing new).
   private func add(
-    tier: UInt8, words lookup: (FoldedWord) -> [Int32], to tiers: inout [UInt8], _ looseWords: inout [[Int]]
+    _ match: UInt8, words lookup: (FoldedWord) -> [Int32], to matches: inout [UInt8], _ looseWords: inout [[Int]]
   ) -> [[Int]] {
     var added = Array(repeating: [Int](), count: query.count)
     for query in query.indices {
-      for id in lookup(self.query[query]) where tiers[query * wordCount + Int(id)] == 0 {
-        tiers[query * wordCount + Int(id)] = tier
+      for id in lookup(self.query[query]) where matches[query * wordCount + Int(id)] == Match.none {
+        matches[query * wordCount + Int(id)] = match
         added[query].append(Int(id))
       }
       looseWords[query].append(contentsOf: added[query])
@@ -180,13 +196,14 @@ struct CatalogSearch {
     return added
   }
 
-  /// Appends the items whose tier is exactly `tier`: every query word matches at `tier` or
-  /// better and one only at `tier`. Better items were all taken by the earlier tiers.
+  /// Appends the items whose loosest word match is exactly `match` (tier 3 for `inside`, 4 for
+  /// `typo`): every query word matches a word that well or better, one only that well. Better
+  /// items were all taken by the earlier tiers.
   ///
   /// Candidates come from the driver's lists, or — when shorter — from the lists of the words
   /// new at this tier (`newWords`), since a qualifying item has one of those.
   private mutating func collectLooseMatches(
-    tier: UInt8, tiers: [UInt8], looseWords: [[Int]], newWords: [[Int]]
+    _ match: UInt8, matches: [UInt8], looseWords: [[Int]], newWords: [[Int]]
   ) {
     let counts = query.indices.map { query in
       looseWords[query].reduce(index.postingCount(prefixes[query])) { $0 + index.postingCount($1..<$1 + 1) }
@@ -203,25 +220,26 @@ struct CatalogSearch {
     while ranks.count < limit, let rank = merge.next() {
       let bits = itemWordBits[Int(rank)]
       guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-      if self.tier(of: rank, tiers) == tier { ranks.append(rank) }
+      if loosestMatch(of: rank, matches) == match { ranks.append(rank) }
     }
   }
 
-  /// The worst of the query words' best tiers on the item's words; 0 when a word misses.
-  private func tier(of rank: Int32, _ tiers: [UInt8]) -> UInt8 {
+  /// Over the query words, the loosest of each one's best match among the item's words;
+  /// `Match.none` when some query word matches none of them.
+  private func loosestMatch(of rank: Int32, _ matches: [UInt8]) -> UInt8 {
     let words = wordRange(of: rank)
-    var worst: UInt8 = 1
+    var loosest = Match.prefix
     for query in query.indices {
       let base = query * wordCount
-      var best: UInt8 = 0
+      var best = Match.none
       for position in words {
-        let tier = tiers[base + Int(tokens[position])]
-        if tier != 0 && (best == 0 || tier < best) { best = tier }
+        let match = matches[base + Int(tokens[position])]
+        if match != Match.none && (best == Match.none || match < best) { best = match }
       }
-      if best == 0 { return 0 }
-      worst = max(worst, best)
+      if best == Match.none { return Match.none }
+      loosest = max(loosest, best)
     }
-    return worst
+    return loosest
   }
 
   /// Where all words of the item's names lie in `tokens`.

@@ -37,8 +37,9 @@ public struct CatalogSource: SearchSource {
 
   /// A source answering from `items`, after `latency` measured on `clock`.
   ///
-  /// Builds the search index at once (tens of milliseconds for 100,000 items in a release
-  /// build). Items whose `kind`/`wrapperType` maps to no `Category` are never returned.
+  /// Builds the search index at once: about 60 ms for the default 12,000 items in a release
+  /// build, half a second for 100,000. Items whose `kind`/`wrapperType` maps to no
+  /// `Category` are never returned.
   public init(
     items: [SearchItem] = CatalogSource.generatedItems(),
     latency: Duration = .zero,

@@ -121,14 +121,13 @@ struct CatalogSearch {
         guard let id = index.wordId(of: word) else { return [] }
         exact.append(Int32(id))
       }
-      let first = Int(exact[0])
-      let startCount = index.nameStartStart[first + 1] - index.nameStartStart[first]
-      let rarest = exact.min { index.postingCount(Int($0)..<Int($0) + 1) < index.postingCount(Int($1)..<Int($1) + 1) }
-      let rarestWords = rarest.map { Int($0)..<Int($0) + 1 } ?? prefixes[last]
-      let words = index.postingCount(rarestWords) < index.postingCount(prefixes[last]) ? rarestWords : prefixes[last]
-      var merge = index.postingCount(words) < startCount
-        ? PostingMerge(items: index.postingItems, start: index.postingStart, words: words)
-        : PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: first..<first + 1)
+      let firstWord = Int(exact[0])..<Int(exact[0]) + 1
+      let nameStartCount = index.nameStartStart[firstWord.upperBound] - index.nameStartStart[firstWord.lowerBound]
+      let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
+        .min { index.postingCount($0) < index.postingCount($1) } ?? firstWord
+      var merge = index.postingCount(containing) < nameStartCount
+        ? PostingMerge(items: index.postingItems, start: index.postingStart, words: containing)
+        : PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: firstWord)
       while found.count < limit, let rank = merge.next() {
         if hasName(rank, startingWith: exact, then: prefixes[last]) { found.append(rank) }
       }
@@ -151,6 +150,7 @@ struct CatalogSearch {
 
   // MARK: Tier 2: every query word starts a word
 
+  /// Appends the items where every query word starts a word, other than `nameMatches`.
   private mutating func collectWordPrefixMatches(skipping nameMatches: [Int32]) {
     guard prefixes.allSatisfy({ !$0.isEmpty }) else { return }
     let driver = prefixes.indices.min { index.postingCount(prefixes[$0]) < index.postingCount(prefixes[$1]) } ?? 0

@@ -4,9 +4,6 @@
 /// Generates the catalog's items. Every generated item draws from its own generator seeded by its
 /// position, so an item does not depend on how its neighbours were generated.
 enum CatalogGenerator {
-  /// How many items the default catalog holds.
-  static let defaultCount = 12_000
-
   private static let itemStream: UInt64 = 0x5EED_CA7A_106E_0001
   private static let artistStream: UInt64 = 0x5EED_CA7A_106E_0002
   private static let albumStream: UInt64 = 0x5EED_CA7A_106E_0003
@@ -20,7 +17,8 @@ enum CatalogGenerator {
   static func items(count: Int) -> [SearchItem] {
     guard count > 0 else { return [] }
     var items: [SearchItem] = []
-    items.reserveCapacity(count)
+    // Capped: an absurd count should fail by running long, not by one huge allocation up front.
+    items.reserveCapacity(min(count, 1 << 20))
     appendAnchors(to: &items, limit: count)
     // About twelve songs per generated artist, as in real catalogs where a few names recur.
     let artists = Artists(count: max(40, count / 12))

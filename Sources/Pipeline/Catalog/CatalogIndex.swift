@@ -55,10 +55,14 @@ final class CatalogIndex: Sendable {
 
     var postings = PostingsBuilder(wordCount: words.count)
     var nameStarts = PostingsBuilder(wordCount: words.count)
+    var itemWordBits = [UInt64](repeating: 0, count: items.count)
     for rank in items.indices {
       let first = names.bounds[Self.namesPerItem * rank]
       let end = names.bounds[Self.namesPerItem * (rank + 1)]
       postings.add(rank: rank, words: tokens[first..<end])
+      for position in first..<end {
+        itemWordBits[rank] |= Self.wordBit(tokens[position])
+      }
       for name in 0..<Self.namesPerItem {
         let start = names.bounds[Self.namesPerItem * rank + name]
         if start < names.bounds[Self.namesPerItem * rank + name + 1] {
@@ -67,14 +71,8 @@ final class CatalogIndex: Sendable {
       }
     }
     (postingStart, postingItems) = postings.flattened()
-    var itemWordBits = [UInt64](repeating: 0, count: items.count)
-    for rank in items.indices {
-      for position in names.bounds[Self.namesPerItem * rank]..<names.bounds[Self.namesPerItem * (rank + 1)] {
-        itemWordBits[rank] |= Self.wordBit(tokens[position])
-      }
-    }
-    self.itemWordBits = itemWordBits
     (nameStartStart, nameStartItems) = nameStarts.flattened()
+    self.itemWordBits = itemWordBits
 
     var trigrams: [UInt64: [Int32]] = [:]
     let longest = words.reduce(0) { max($0, $1.count) }

@@ -128,7 +128,11 @@ struct CatalogSearch {
       var merge = index.postingCount(containing) < nameStartCount
         ? PostingMerge(items: index.postingItems, start: index.postingStart, words: containing)
         : PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: firstWord)
+      // An item lacking the bit of a whole word, or of every word the last one starts, fails.
+      let exactBits = exact.map { CatalogIndex.wordBit($0) }
       while found.count < limit, let rank = merge.next() {
+        let bits = itemWordBits[Int(rank)]
+        guard bits & prefixBits[last] != 0, exactBits.allSatisfy({ bits & $0 != 0 }) else { continue }
         if hasName(rank, startingWith: exact, then: prefixes[last]) { found.append(rank) }
       }
     }

@@ -29,6 +29,8 @@ import Streams
 public struct CatalogSource: SearchSource {
   /// "catalog".
   public let name = "catalog"
+  /// False: answers come from memory, never over the network (events say `catalog`).
+  public var isNetwork: Bool { false }
   /// How long every answer is held back, to imitate a network service; zero answers at once.
   public let latency: Duration
   private let clock: any Clock<Duration>

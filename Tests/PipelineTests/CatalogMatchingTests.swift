@@ -84,6 +84,12 @@ import Testing
     #expect(try await search("?! -").isEmpty)
   }
 
+  @Test func identifiesItselfAsTheLocalCatalog() {
+    let source = CatalogSource(items: [])
+    #expect(source.name == "catalog")
+    #expect(source.isNetwork == false)
+  }
+
   // MARK: Hand-made catalogs
 
   @Test func namePrefixBeatsWordPrefixBeatsSubstringBeatsTypo() async throws {

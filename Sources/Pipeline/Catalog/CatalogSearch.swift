@@ -38,9 +38,8 @@ private enum Match {
 ///
 /// Each tier walks the posting lists of its *driver* — the query word with the fewest
 /// candidate items — in rank order and checks the other words on each candidate's own words,
-/// stopping once `limit` items are found. Later walks (tier 2, then tiers 3 and 4 together)
-/// re-read earlier walks' lists; they only run when the earlier tiers did not fill the answer,
-/// which means those lists were short.
+/// stopping once `limit` items are found. Later tiers re-walk earlier tiers' lists; they only
+/// run when the earlier tiers did not fill the answer, which means those lists were short.
 /// Before checking a candidate's words one by one, the item's `itemWordBits` must share a bit
 /// with every query word's matching words, which rejects most candidates in a few instructions.
 struct CatalogSearch {
@@ -93,10 +92,13 @@ struct CatalogSearch {
     }
     var looseWords = Array(repeating: [Int](), count: query.count)
     let inside = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
+    if inside.contains(where: { !$0.isEmpty }) {
+      collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: inside)
+      guard ranks.count < limit else { return }
+    }
     let near = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
-    let newWords = Array(inside.joined()) + Array(near.joined())
-    if !newWords.isEmpty {
-      collectLooseMatches(matches: matches, looseWords: looseWords, newWords: newWords)
+    if near.contains(where: { !$0.isEmpty }) {
+      collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: near)
     }
   }
 
@@ -198,43 +200,32 @@ struct CatalogSearch {
     return added
   }
 
-  /// Appends tiers 3 and 4 in one walk: the items whose loosest word match is `inside`, then
-  /// those whose loosest is `typo` (every query word matches a word that well or better, one
-  /// only that well). Better items were all taken by the earlier tiers.
+  /// Appends the items whose loosest word match is exactly `match` (tier 3 for `inside`, 4 for
+  /// `typo`): every query word matches a word that well or better, one only that well. Better
+  /// items were all taken by the earlier tiers.
   ///
   /// Candidates come from the driver's lists, or — when shorter — from the lists of the words
-  /// new to these tiers (`newWords`), since a qualifying item has one of those. Typo matches
-  /// wait in a buffer; the walk stops once enough inside matches alone fill the answer.
-  private mutating func collectLooseMatches(matches: [UInt8], looseWords: [[Int]], newWords: [Int]) {
+  /// new at this tier (`newWords`), since a qualifying item has one of those.
+  private mutating func collectLooseMatches(
+    _ match: UInt8, matches: [UInt8], looseWords: [[Int]], newWords: [[Int]]
+  ) {
     let counts = query.indices.map { query in
       looseWords[query].reduce(index.postingCount(prefixes[query])) { $0 + index.postingCount($1..<$1 + 1) }
     }
     guard !counts.contains(0) else { return }
     let driver = counts.indices.min { counts[$0] < counts[$1] } ?? 0
-    let newCount = newWords.reduce(0) { $0 + index.postingCount($1..<$1 + 1) }
-    let candidates = newCount < counts[driver] ? newWords : Array(prefixes[driver]) + looseWords[driver]
+    let newWordIds = newWords.joined()
+    let newCount = newWordIds.reduce(0) { $0 + index.postingCount($1..<$1 + 1) }
+    let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
     let queryBits = query.indices.map { query in
       prefixes[query].count > 64 ? ~0 : prefixBits[query] | Self.bits(of: looseWords[query])
     }
-    let needed = limit - ranks.count
-    var insideCount = 0
-    var typos: [Int32] = []
     var merge = PostingMerge(items: index.postingItems, start: index.postingStart, words: candidates)
-    while insideCount < needed, let rank = merge.next() {
+    while ranks.count < limit, let rank = merge.next() {
       let bits = itemWordBits[Int(rank)]
       guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-      switch loosestMatch(of: rank, matches) {
-      case Match.inside:
-        ranks.append(rank)
-        insideCount += 1
-      case Match.typo where typos.count < needed:
-        typos.append(rank)
-      default:
-        // No match, a typo past what can still fit, or a prefix match the earlier tiers took.
-        break
-      }
+      if loosestMatch(of: rank, matches) == match { ranks.append(rank) }
     }
-    ranks.append(contentsOf: typos.prefix(limit - ranks.count))
   }
 
   /// Over the query words, the loosest of each one's best match among the item's words;

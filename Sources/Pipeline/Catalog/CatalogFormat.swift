@@ -1,0 +1,28 @@
+// Field values of generated items that need a fixed format: release dates, artwork URLs and the
+// popularity score.
+
+/// Formats the generated catalog's dates, URLs and scores.
+enum CatalogFormat {
+  /// An iTunes-style release date in `year`: "2014-10-27T07:00:00Z", month and day drawn.
+  static func releaseDate(year: Int, random: inout SplitMix64) -> String {
+    let month = random.within(1...12)
+    // Day 28 at most, so every month is valid without a calendar.
+    let day = random.within(1...28)
+    return "\(year)-\(twoDigits(month))-\(twoDigits(day))T07:00:00Z"
+  }
+
+  /// An artwork URL of a square `size` in pixels.
+  static func artwork(_ id: Int, size: Int) -> String {
+    "https://catalog.invalid/artwork/\(id)/\(size)x\(size)bb.jpg"
+  }
+
+  /// A popularity from 0 to 899, most items low and few high as in real charts: the smaller of
+  /// two uniform draws (a triangular distribution), scaled.
+  static func popularity(_ random: inout SplitMix64) -> Int {
+    min(random.below(1000), random.below(1000)) * 9 / 10
+  }
+
+  private static func twoDigits(_ value: Int) -> String {
+    value < 10 ? "0\(value)" : "\(value)"
+  }
+}

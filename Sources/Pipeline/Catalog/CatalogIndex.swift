@@ -1,0 +1,245 @@
+// The search index of one category of the offline catalog, built once at start-up so that a
+// query touches only the dictionary words and posting lists it needs, never every item.
+
+/// An immutable index over items: folded names, a sorted word dictionary with posting lists,
+/// trigrams of the words for substring search and length buckets for fuzzy search.
+///
+/// Items are stored in *rank order* — popularity descending, then id ascending — and referred
+/// to by their position ("rank"). Posting lists hold ranks in ascending order, so walking them
+/// in order visits items best first and a search can stop as soon as it has enough.
+final class CatalogIndex: Sendable {
+  /// The items, in rank order.
+  let items: [SearchItem]
+  /// Every distinct folded word of the names, sorted by scalar values; a word id is a position
+  /// here, so all words with a given prefix form one contiguous range of ids.
+  let words: [FoldedWord]
+  /// Word id `w` → the ranks whose names contain it: `postingItems[postingStart[w] ..< postingStart[w + 1]]`.
+  let postingStart: [Int]
+  let postingItems: [Int32]
+  /// Word id `w` → the ranks with a name *starting* with it, laid out like the postings.
+  let nameStartStart: [Int]
+  let nameStartItems: [Int32]
+  /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
+  /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
+  let tokens: [Int32]
+  let nameBounds: [Int]
+  /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
+  /// bits are set cannot match the item, which rules out most candidates with one AND.
+  let itemWordBits: [UInt64]
+  /// Three consecutive scalars → the ids of the words containing them, ascending.
+  let trigrams: [UInt64: [Int32]]
+  /// Word length in scalars → the ids of the words that long.
+  let wordsByLength: [[Int32]]
+  /// Word id → a 64-bit set of the characters in it (see `characterMask`), to rule out most
+  /// words before computing an edit distance.
+  let wordMasks: [UInt64]
+
+  /// How many names of an item are indexed: track, collection, artist.
+  static let namesPerItem = 3
+
+  /// Indexes `items` (any order; ties of popularity are broken by id).
+  init(items unordered: [SearchItem]) {
+    let items = Self.rankOrder(unordered)
+    self.items = items
+
+    var names = NameTokenizer()
+    for item in items {
+      names.add(item.trackName)
+      names.add(item.collectionName)
+      names.add(item.artistName)
+    }
+    let (words, tokens) = names.sortedDictionary()
+    self.words = words
+    self.tokens = tokens
+    nameBounds = names.bounds
+
+    var postings = PostingsBuilder(wordCount: words.count)
+    var nameStarts = PostingsBuilder(wordCount: words.count)
+    var itemWordBits = [UInt64](repeating: 0, count: items.count)
+    for rank in items.indices {
+      let first = names.bounds[Self.namesPerItem * rank]
+      let end = names.bounds[Self.namesPerItem * (rank + 1)]
+      postings.add(rank: rank, words: tokens[first..<end])
+      for position in first..<end {
+        itemWordBits[rank] |= Self.wordBit(tokens[position])
+      }
+      for name in 0..<Self.namesPerItem {
+        let start = names.bounds[Self.namesPerItem * rank + name]
+        if start < names.bounds[Self.namesPerItem * rank + name + 1] {
+          nameStarts.add(rank: rank, words: tokens[start...start])
+        }
+      }
+    }
+    (postingStart, postingItems) = postings.flattened()
+    (nameStartStart, nameStartItems) = nameStarts.flattened()
+    self.itemWordBits = itemWordBits
+
+    var trigrams: [UInt64: [Int32]] = [:]
+    let longest = words.reduce(0) { max($0, $1.count) }
+    var wordsByLength = Array(repeating: [Int32](), count: longest + 1)
+    var wordMasks: [UInt64] = []
+    wordMasks.reserveCapacity(words.count)
+    for (id, word) in words.enumerated() {
+      let wordId = Int32(id)
+      wordsByLength[word.count].append(wordId)
+      wordMasks.append(Self.characterMask(word))
+      guard word.count >= 3 else { continue }
+      for start in 0...(word.count - 3) {
+        let key = Self.trigram(word, at: start)
+        // A word repeating a trigram ("banana") is listed once.
+        if trigrams[key]?.last != wordId {
+          trigrams[key, default: []].append(wordId)
+        }
+      }
+    }
+    self.trigrams = trigrams
+    self.wordsByLength = wordsByLength
+    self.wordMasks = wordMasks
+  }
+
+  /// `items` by popularity (highest first), then id (lowest first).
+  ///
+  /// A counting sort on popularity when its values span less than a million (always, for the
+  /// generated catalog), then a sort by id of each group of equal popularity that is not in id
+  /// order already; otherwise an ordinary sort. Sorting whole items, or calling a comparison
+  /// closure per pair, costs most of the start-up time in debug builds.
+  private static func rankOrder(_ items: [SearchItem]) -> [SearchItem] {
+    let popularities = items.map { $0.popularity ?? 0 }
+    let ids = items.map(\.id)
+    guard let lowest = popularities.min(), let highest = popularities.max() else { return items }
+    guard highest.subtractingReportingOverflow(lowest).partialValue < 1 << 20, highest >= lowest else {
+      let order = items.indices.sorted { left, right in
+        popularities[left] != popularities[right]
+          ? popularities[left] > popularities[right] : ids[left] < ids[right]
+      }
+      return order.map { items[$0] }
+    }
+    // Bucket b holds popularity `highest - b`; `groupStart[b]` is where it begins in `order`.
+    var groupStart = [Int](repeating: 0, count: highest - lowest + 2)
+    for popularity in popularities { groupStart[highest - popularity + 1] += 1 }
+    for bucket in 1..<groupStart.count { groupStart[bucket] += groupStart[bucket - 1] }
+    var next = groupStart
+    var order = [Int](repeating: 0, count: items.count)
+    for (position, popularity) in popularities.enumerated() {
+      order[next[highest - popularity]] = position
+      next[highest - popularity] += 1
+    }
+    for bucket in 0..<(groupStart.count - 1) where groupStart[bucket + 1] - groupStart[bucket] > 1 {
+      let group = groupStart[bucket]..<groupStart[bucket + 1]
+      let inIdOrder = group.dropFirst().allSatisfy { ids[order[$0 - 1]] <= ids[order[$0]] }
+      if !inIdOrder { order[group].sort { ids[$0] < ids[$1] } }
+    }
+    return order.map { items[$0] }
+  }
+
+  /// How many ranks the posting lists of words `ids` hold together (with repeats).
+  func postingCount(_ ids: Range<Int>) -> Int {
+    ids.isEmpty ? 0 : postingStart[ids.upperBound] - postingStart[ids.lowerBound]
+  }
+
+  /// The bit standing for word `id` in `itemWordBits`: a multiplicative hash onto 64 bits, so
+  /// neighbouring ids (words sharing a prefix) spread out.
+  static func wordBit(_ id: Int32) -> UInt64 {
+    1 << ((UInt64(UInt32(bitPattern: id)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+  }
+
+  /// The three scalars of `word` from `start`, packed (21 bits each, the width of a scalar).
+  static func trigram(_ word: FoldedWord, at start: Int) -> UInt64 {
+    UInt64(word[start]) << 42 | UInt64(word[start + 1]) << 21 | UInt64(word[start + 2])
+  }
+
+  /// One bit per letter a–z and digit, the rest of Unicode hashed onto 28 more bits. An edit
+  /// adds at most one character a word lacks, so with `k` edits at most `k` bits of each mask
+  /// are missing from the other; hashing merges bits, which only lets more words through.
+  static func characterMask(_ word: FoldedWord) -> UInt64 {
+    var mask: UInt64 = 0
+    for scalar in word {
+      let bit: UInt32 = switch scalar {
+      case 0x61...0x7A: scalar - 0x61
+      case 0x30...0x39: 26 + scalar - 0x30
+      default: 36 + scalar % 28
+      }
+      mask |= 1 << UInt64(bit)
+    }
+    return mask
+  }
+}
+
+/// Folds names to words and gives every distinct word an id, caching whole names because
+/// artists and albums repeat across many songs.
+private struct NameTokenizer {
+  private var ids: [FoldedWord: Int32] = [:]
+  private var wordsInOrder: [FoldedWord] = []
+  private var cache: [String: [Int32]] = [:]
+  private var tokens: [Int32] = []
+  /// Where each name's tokens start; one more entry than names.
+  private(set) var bounds: [Int] = [0]
+
+  mutating func add(_ name: String?) {
+    if let name {
+      if let cached = cache[name] {
+        tokens.append(contentsOf: cached)
+      } else {
+        var nameTokens: [Int32] = []
+        for word in TextFolding.words(name) {
+          if let id = ids[word] {
+            nameTokens.append(id)
+          } else {
+            let id = Int32(wordsInOrder.count)
+            ids[word] = id
+            wordsInOrder.append(word)
+            nameTokens.append(id)
+          }
+        }
+        cache[name] = nameTokens
+        tokens.append(contentsOf: nameTokens)
+      }
+    }
+    bounds.append(tokens.count)
+  }
+
+  /// The words sorted by scalar values, and the tokens renumbered to match.
+  func sortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
+    let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
+    var newId = [Int32](repeating: 0, count: order.count)
+    for (position, oldId) in order.enumerated() {
+      newId[oldId] = Int32(position)
+    }
+    return (order.map { wordsInOrder[$0] }, tokens.map { newId[Int($0)] })
+  }
+}
+
+/// Collects, per word, the ascending ranks that contain it, laid out flat: a count per word,
+/// then each rank written at its word's next free slot. Flat arrays rather than an array per
+/// word, because nested arrays dominate the index's start-up time in debug builds.
+private struct PostingsBuilder {
+  private var pairs: [(word: Int32, rank: Int32)] = []
+  private var lastRank: [Int32]
+
+  init(wordCount: Int) {
+    lastRank = Array(repeating: -1, count: wordCount)
+  }
+
+  /// Adds `rank` to the list of each of `words`; ranks must come in ascending order.
+  mutating func add(rank: Int, words: ArraySlice<Int32>) {
+    let rank = Int32(rank)
+    for word in words where lastRank[Int(word)] != rank {
+      lastRank[Int(word)] = rank
+      pairs.append((word, rank))
+    }
+  }
+
+  func flattened() -> (start: [Int], items: [Int32]) {
+    var start = [Int](repeating: 0, count: lastRank.count + 1)
+    for pair in pairs { start[Int(pair.word) + 1] += 1 }
+    for word in lastRank.indices { start[word + 1] += start[word] }
+    var next = start
+    var items = [Int32](repeating: 0, count: pairs.count)
+    // Pairs come in rank order, so each word's slots fill in ascending rank order.
+    for pair in pairs {
+      items[next[Int(pair.word)]] = pair.rank
+      next[Int(pair.word)] += 1
+    }
+    return (start, items)
+  }
+}

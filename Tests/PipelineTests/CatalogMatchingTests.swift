@@ -1,0 +1,133 @@
+// How the catalog matches and ranks: folding, typos, the four ranking tiers, popularity order,
+// the limit and the category filter.
+import Pipeline
+import Testing
+
+@Suite struct CatalogMatchingTests {
+  /// The generated catalog, indexed once for all tests of the suite.
+  static let generated = CatalogSource()
+
+  private func search(
+    _ term: String, in category: Category = .music, limit: Int = 25, source: CatalogSource = generated
+  ) async throws -> [SearchItem] {
+    try await source.search(SearchRequest(term: term, category: category, limit: limit))
+  }
+
+  // MARK: The generated catalog
+
+  @Test func aTypoInAShortWordStillFindsTheArtist() async throws {
+    let items = try await search("tylor")
+    #expect(items.first?.artistName == "Taylor Swift")
+  }
+
+  @Test func typosInALongWordStillFindCeramicNames() async throws {
+    // "ceramik": one wrong letter; "cermaik": a swap and a wrong letter, two edits for 7 letters.
+    for term in ["ceramik", "cermaik"] {
+      let items = try await search(term, limit: 200)
+      let first = try #require(items.first, "\(term)")
+      let names = [first.trackName, first.collectionName, first.artistName].compactMap { $0 }
+      #expect(names.contains { $0.lowercased().contains("ceramic") }, "\(term): \(names)")
+      #expect(items.contains { $0.trackName?.hasPrefix("Ceramic") == true }, "\(term)")
+    }
+  }
+
+  @Test func accentsAreIgnoredInQueriesAndNames() async throws {
+    let plain = try await search("beyonce")
+    let accented = try await search("BEYONCÉ")
+    #expect(plain.first?.artistName == "Beyoncé")
+    #expect(plain == accented)
+    let sigur = try await search("sigur ros")
+    #expect(sigur.first?.artistName == "Sigur Rós")
+  }
+
+  @Test func caseIsIgnored() async throws {
+    let upper = try await search("TAYLOR")
+    let lower = try await search("taylor")
+    #expect(!lower.isEmpty)
+    #expect(upper == lower)
+  }
+
+  @Test func kanaAndPunctuatedNamesAreFound() async throws {
+    let kana = try await search("ヒカル")
+    #expect(kana.first?.artistName == "宇多田ヒカル")
+    let acdc = try await search("ac/dc")
+    #expect(acdc.first?.artistName == "AC/DC")
+  }
+
+  @Test func everyWordOfAMultiWordQueryMustMatch() async throws {
+    let items = try await search("tylor sw")
+    #expect(!items.isEmpty)
+    #expect(items.allSatisfy { $0.artistName == "Taylor Swift" })
+  }
+
+  @Test func theLimitCapsTheAnswer() async throws {
+    #expect(try await search("a", limit: 3).count == 3)
+    #expect(try await search("a", limit: 0).isEmpty)
+    let many = try await search("love", limit: 200)
+    #expect(many.count == 200)
+  }
+
+  @Test func onlyItemsOfTheRequestedCategoryAreReturned() async throws {
+    let podcasts = try await search("serial", in: .podcasts)
+    #expect(podcasts.first?.trackName == "Serial")
+    #expect(podcasts.allSatisfy { $0.kind == "podcast" })
+    let movies = try await search("inception", in: .movies)
+    #expect(movies.first?.trackName == "Inception")
+    #expect(movies.allSatisfy { $0.kind == "feature-movie" })
+    let songs = try await search("inception", in: .music)
+    #expect(songs.allSatisfy { $0.kind == "song" })
+    #expect(try await search("inception", in: .ebook).isEmpty)
+  }
+
+  @Test func aTermWithoutLettersOrDigitsMatchesNothing() async throws {
+    #expect(try await search("").isEmpty)
+    #expect(try await search("?! -").isEmpty)
+  }
+
+  @Test func identifiesItselfAsTheLocalCatalog() {
+    let source = CatalogSource(items: [])
+    #expect(source.name == "catalog")
+    #expect(source.isNetwork == false)
+  }
+
+  // MARK: Hand-made catalogs
+
+  @Test func namePrefixBeatsWordPrefixBeatsSubstringBeatsTypo() async throws {
+    let source = CatalogSource(items: CatalogTestItems.tiers)
+    let items = try await search("star", source: source)
+    #expect(items.map(\.id) == [4, 3, 2, 1])
+  }
+
+  @Test func withinATierHigherPopularityComesFirstThenLowerId() async throws {
+    let song = CatalogTestItems.row
+    let source = CatalogSource(items: [
+      song(30, "Lone Star", "A", 10), song(20, "Star Maps", "B", 5), song(10, "Stardust", "C", 5),
+      song(40, "Starling", "D", 70), song(50, "North Star", "E", 90),
+    ])
+    let items = try await search("star", source: source)
+    #expect(items.map(\.id) == [40, 10, 20, 50, 30])
+  }
+
+  @Test func wordsMatchInAnyOrderButNamePrefixesComeFirst() async throws {
+    let song = CatalogTestItems.row
+    let source = CatalogSource(items: [
+      song(1, "Swift River", "Taylor Ward", 90), song(2, "Taylor Swift Tribute", "Others", 10),
+    ])
+    #expect(try await search("taylor sw", source: source).map(\.id) == [2, 1])
+    #expect(try await search("swift tay", source: source).map(\.id) == [1, 2])
+  }
+
+  @Test func shortWordsNeedAnExactPrefix() async throws {
+    let source = CatalogSource(items: [CatalogTestItems.row(1, "Cat Power", "Feline", 1)])
+    #expect(try await search("cat", source: source).count == 1)
+    #expect(try await search("cot", source: source).isEmpty)
+    #expect(try await search("at", source: source).isEmpty)
+  }
+}
+
+extension CatalogTestItems {
+  /// A song without argument labels, for compact tables: id, title, artist, popularity.
+  static func row(_ id: Int, _ title: String, _ artist: String, _ popularity: Int) -> SearchItem {
+    song(id, title, artist: artist, popularity: popularity)
+  }
+}

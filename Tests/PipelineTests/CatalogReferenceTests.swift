@@ -1,0 +1,99 @@
+// The indexed search against a brute-force reference that ranks every item of a generated
+// catalog by the documented rules, for keystroke prefixes and typos of names in the catalog.
+@testable import Pipeline
+import Testing
+
+@Suite struct CatalogReferenceTests {
+  private static let items = CatalogSource.generatedItems(count: 1_000)
+  private static let source = CatalogSource(items: items)
+  /// Each item's category and folded names (track, collection, artist), folded once.
+  private static let foldedNames = items.map { item in
+    (
+      category: Category(kind: item.kind, wrapperType: item.wrapperType),
+      names: [item.trackName, item.collectionName, item.artistName].compactMap { $0 }.map(TextFolding.words)
+    )
+  }
+
+  @Test func indexedSearchAgreesWithABruteForceRanking() async throws {
+    var compared = 0
+    for (term, category) in Self.queries() {
+      let request = SearchRequest(term: term, category: category, limit: 10)
+      let indexed = try await Self.source.search(request).map(\.id)
+      let reference = Self.reference(term, category: category, limit: 10)
+      #expect(indexed == reference, "\(term) [\(category)]")
+      compared += 1
+    }
+    #expect(compared > 150)
+  }
+
+  /// Every keystroke prefix of a name of every 50th item, and the name with a letter dropped
+  /// and with two letters swapped.
+  private static func queries() -> [(String, Category)] {
+    var queries: [(String, Category)] = []
+    for item in items.enumerated().filter({ $0.offset % 50 == 0 }).map(\.element) {
+      guard let category = Category(kind: item.kind, wrapperType: item.wrapperType),
+        let name = [item.trackName, item.artistName, item.collectionName][item.id % 3] ?? item.trackName
+      else { continue }
+      var prefix = ""
+      for character in name {
+        prefix.append(character)
+        queries.append((prefix, category))
+      }
+      var letters = Array(name)
+      if letters.count > 5 {
+        letters.remove(at: letters.count / 2)
+        queries.append((String(letters), category))
+        letters.swapAt(1, 2)
+        queries.append((String(letters), category))
+      }
+    }
+    return queries
+  }
+
+  /// Ranks every item of `category` by the rules `CatalogSource.search` documents.
+  private static func reference(_ term: String, category: Category, limit: Int) -> [Int] {
+    let query = TextFolding.words(term)
+    guard !query.isEmpty else { return [] }
+    var ranked: [(tier: Int, popularity: Int, id: Int)] = []
+    for (item, folded) in zip(items, foldedNames) where folded.category == category {
+      if let tier = tier(of: query, in: folded.names) {
+        ranked.append((tier, item.popularity ?? 0, item.id))
+      }
+    }
+    ranked.sort { ($0.tier, -$0.popularity, $0.id) < ($1.tier, -$1.popularity, $1.id) }
+    return ranked.prefix(limit).map(\.id)
+  }
+
+  /// 1 name prefix, 2 word prefixes, 3 inside a word, 4 typo; nil when a query word misses.
+  private static func tier(of query: [FoldedWord], in names: [[FoldedWord]]) -> Int? {
+    var loosest = 2
+    for part in query {
+      let allowance = CatalogIndex.typoAllowance(forLength: part.count)
+      var best = Int.max
+      for word in names.joined() where best > 2 {
+        if word.starts(with: part) {
+          best = 2
+        } else if best > 3, part.count >= 3, contains(word, part) {
+          best = 3
+        } else if best > 4, allowance > 0, EditDistance.isWithin(allowance, part, word) {
+          best = 4
+        }
+      }
+      guard best != Int.max else { return nil }
+      loosest = max(loosest, best)
+    }
+    let startsAName = names.contains { name in
+      name.count >= query.count && name.prefix(query.count - 1).elementsEqual(query.dropLast())
+        && name[query.count - 1].starts(with: query[query.count - 1])
+    }
+    return loosest == 2 && startsAName ? 1 : loosest
+  }
+
+  private static func contains(_ word: FoldedWord, _ part: FoldedWord) -> Bool {
+    guard word.count >= part.count else { return false }
+    for start in 0...(word.count - part.count) where word[start..<(start + part.count)].elementsEqual(part) {
+      return true
+    }
+    return false
+  }
+}

@@ -82,3 +82,15 @@ public enum SearchError: Error, Sendable, Hashable {
     }
   }
 }
+
+/// A backend that can answer several categories with one request (iTunes' `media=all`).
+///
+/// Useful to spend one request instead of one per category when a service limits the rate.
+public protocol MultiCategorySearchSource: SearchSource {
+  /// The items matching `request.term` in each of `categories` (`request.category` is ignored),
+  /// at most `request.limit` per category, best first. Every asked category has an entry, empty
+  /// when nothing matched; items of other categories are dropped.
+  ///
+  /// - Throws: `SearchError` for a failure, `CancellationError` when the task was cancelled.
+  func search(_ request: SearchRequest, categories: [Category]) async throws -> [Category: [SearchItem]]
+}

@@ -4,6 +4,8 @@
 ///
 /// Every field but `id` is optional, because iTunes omits what does not apply; unknown fields
 /// are ignored. `id` is the first present of `trackId`, `collectionId` and `artistId`.
+/// Decoding is lenient (SearchItem+Decoding.swift): a field of the wrong type reads as nil.
+/// Encoding writes our own shape (with `id` and `artworkUrl`), which decodes back to the same item.
 public struct SearchItem: Sendable, Hashable, Codable {
   /// The identifier: `trackId`, else `collectionId`, else `artistId`.
   public var id: Int

@@ -1,2 +1,0 @@
-// Test support: servers and helpers the test targets share.
-enum TestSupportPlaceholder {}

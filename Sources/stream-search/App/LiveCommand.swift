@@ -34,7 +34,7 @@ struct LiveCommand {
     output.onClosed { run.cancel() }
     stop.whenRequested { run.cancel() }
     if stop.signal != nil { run.cancel() }
-    await run.value
+    _ = await run.value
     if let signal = stop.signal { return signal.exitStatus }
     if output.isClosed { return output.failure == nil ? .success : .ioError }
     if let failure = readFailure.error {

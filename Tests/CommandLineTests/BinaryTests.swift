@@ -55,9 +55,10 @@ import Testing
   }
 
   @Test func helperFeedsStandardInputLargerThanAPipeWithoutDeadlock() async throws {
-    // The placeholder run does not read its input: the helper must still finish and not die of SIGPIPE.
-    let result = try await run([], input: Data(repeating: UInt8(ascii: "a"), count: 1 << 20))
+    // 256 KiB of one-letter lines: more than a pipe holds, so the helper must write while reading.
+    let lines = Data(repeating: 0, count: 1 << 18).enumerated().map { $0.offset % 2 == 0 ? UInt8(ascii: "a") : 10 }
+    let result = try await run(["--format", "jsonl"], input: Data(lines))
     #expect(result.status == 0)
-    #expect(result.stderr.hasPrefix("stream-search: parsed "))
+    #expect(result.stdout.contains(#""input_lines":131072"#))
   }
 }

@@ -1,0 +1,109 @@
+// A child process the test talks to while it runs: writes lines to its stdin, waits for a line
+// on its stdout, sends it a signal. Synchronises on data, never on time.
+import Foundation
+import Synchronization
+
+/// The built binary running with pipes the test holds.
+final class RunningProcess: Sendable {
+  private let process: Process
+  private let input: FileHandle
+  private let output = Mutex<[String]>([])
+  private let waiters = Mutex<[(String, CheckedContinuation<Void, Never>)]>([])
+  private let exited = DispatchGroup()
+  private let readerDone = DispatchGroup()
+
+  init(_ executable: URL, arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    self.process = process
+    input = stdin.fileHandleForWriting
+    exited.enter()
+    process.terminationHandler = { [exited] _ in exited.leave() }
+    try process.run()
+    readerDone.enter()
+    let reading = stdout.fileHandleForReading
+    Thread.detachNewThread { [self] in
+      var pending = Data()
+      while true {
+        let chunk = reading.availableData
+        if chunk.isEmpty { break }
+        pending.append(chunk)
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+          pending.removeSubrange(pending.startIndex...newline)
+          received(line)
+        }
+      }
+      resumeAllWaiters()
+      readerDone.leave()
+    }
+  }
+
+  /// Every stdout line so far.
+  var lines: [String] { output.withLock { $0 } }
+
+  /// Writes `text` to the child's stdin.
+  func write(_ text: String) {
+    input.write(Data(text.utf8))
+  }
+
+  /// Closes the child's stdin.
+  func closeInput() { try? input.close() }
+
+  /// Returns once a stdout line contains `fragment` (or stdout ended).
+  func waitForLine(containing fragment: String) async {
+    await withCheckedContinuation { continuation in
+      let ready = output.withLock { lines in lines.contains { $0.contains(fragment) } }
+      if ready { continuation.resume(); return }
+      waiters.withLock { $0.append((fragment, continuation)) }
+      // The line may have arrived between the check and the registration.
+      if output.withLock({ $0.contains { $0.contains(fragment) } }) { resumeWaiters(for: nil) }
+    }
+  }
+
+  /// Sends `signal` to the child.
+  func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+  /// Waits for the child to exit and for its stdout to end; returns its exit status.
+  func waitForExit() async -> Int32 {
+    await withCheckedContinuation { continuation in
+      exited.notify(queue: .global()) { [readerDone] in
+        readerDone.notify(queue: .global()) { continuation.resume() }
+      }
+    }
+    return process.terminationStatus
+  }
+
+  private func received(_ line: String) {
+    output.withLock { $0.append(line) }
+    resumeWaiters(for: line)
+  }
+
+  private func resumeWaiters(for line: String?) {
+    let all = output.withLock { $0 }
+    let due = waiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+      var due: [CheckedContinuation<Void, Never>] = []
+      waiters.removeAll { fragment, continuation in
+        guard all.contains(where: { $0.contains(fragment) }) else { return false }
+        due.append(continuation)
+        return true
+      }
+      return due
+    }
+    for continuation in due { continuation.resume() }
+  }
+
+  private func resumeAllWaiters() {
+    let all = waiters.withLock { waiters in
+      defer { waiters = [] }
+      return waiters
+    }
+    for (_, continuation) in all { continuation.resume() }
+  }
+}

@@ -28,7 +28,7 @@ struct CommandLineOptions: Equatable, Sendable {
 
   /// The file or FIFO keystrokes are read from; nil reads standard input.
   var inputPath: String?
-  /// Keep reading ``inputPath`` past its end, as lines are appended (like `tail -f`).
+  /// Keep reading the FIFO at ``inputPath`` after its writers close, by opening it again.
   var follow = false
   /// The input is a recording (`{"at_ms": …, "term": …}` lines) to replay in virtual time.
   var replay = false
@@ -66,7 +66,7 @@ struct CommandLineOptions: Equatable, Sendable {
   var verbose = false
   /// Write nothing to standard error but errors.
   var quiet = false
-  /// Report counts at the end of the run.
+  /// Also write the summary to standard error.
   var stats = false
   /// Longest input line accepted, in bytes; at least 1.
   var maxLineBytes = 1_048_576

@@ -17,7 +17,7 @@ enum OptionTable {
   static let search: [OptionGroup] = [
     OptionGroup(title: "INPUT OPTIONS", options: [
       input,
-      OptionSpec("--follow", help: "Keep reading the input file past its end as lines are appended.") {
+      OptionSpec("--follow", help: "Keep reading a FIFO input after its writers close.") {
         $0.options.follow = true
       },
       OptionSpec(
@@ -126,7 +126,7 @@ enum OptionTable {
       ) { draft, value throws(InvalidValue) in
         draft.format = try ValueParser.choice(value, of: CommandLineOptions.OutputFormat.self)
       },
-      OptionSpec("--stats", help: "Report counts at the end.") { $0.options.stats = true },
+      OptionSpec("--stats", help: "Also write the summary to standard error.") { $0.options.stats = true },
       OptionSpec("--verbose", help: "Log network and cache activity to standard error.") {
         $0.options.verbose = true
       },

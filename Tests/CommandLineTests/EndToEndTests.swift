@@ -66,7 +66,8 @@ import Testing
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func aSignalCancelsTheSearchInFlightWritesTheSummaryAndExits(signal: Int32, status: Int32) async throws {
-    let process = try RunningProcess(try binary(), arguments: ["--latency", "60s", "--format", "jsonl"])
+    // The timeout is longer than any wait for the signal, so only the signal can end the search.
+    let process = try RunningProcess(try binary(), arguments: ["--latency", "600s", "--timeout", "900s", "--format", "jsonl"])
     process.write("taylor\n")
     await process.waitForLine(containing: #""type":"search""#)
     process.send(signal)

@@ -40,14 +40,6 @@ enum EventExamples {
         + #""duration_ms":219209,"price":1.29,"currency":"USD","country":"USA"}]},"#
         + #"{"category":"podcasts","error":{"kind":"timedOut","message":"no answer within the timeout"}}]}"#
     ),
-    (
-      SearchEvent(
-        seq: 2, atMilliseconds: 1480, session: "u42",
-        kind: .partial(term: "taylor", category: CategoryResult(category: .movies, outcome: .items([], from: .cache)))
-      ),
-      #"{"type":"partial","seq":2,"at_ms":1480,"session":"u42","term":"taylor","#
-        + #""categories":[{"category":"movies","source":"cache","count":0,"items":[]}]}"#
-    ),
     (SearchEvent(seq: 3, atMilliseconds: 2082, kind: .cleared), #"{"type":"cleared","seq":3,"at_ms":2082}"#),
     (
       SearchEvent(seq: 4, atMilliseconds: 2500, session: "u42", kind: .cancelled(term: "tay", reason: .superseded)),
@@ -70,6 +62,14 @@ enum EventExamples {
       ),
       #"{"type":"summary","seq":7,"at_ms":9000,"input_lines":1000,"input_errors":1,"searches":120,"results":118,"#
         + #""errors":1,"cancellations":3,"requests":200,"cache_hits":80}"#
+    ),
+    (
+      SearchEvent(
+        seq: 2, atMilliseconds: 1480, session: "u42",
+        kind: .partial(term: "taylor", category: CategoryResult(category: .movies, outcome: .items([], from: .cache)))
+      ),
+      #"{"type":"partial","seq":2,"at_ms":1480,"session":"u42","term":"taylor","#
+        + #""categories":[{"category":"movies","source":"cache","count":0,"items":[]}]}"#
     ),
   ]
 }
@@ -260,6 +260,10 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
 
   @Test func formatsAnInputError() {
     #expect(formatter.format(EventExamples.pairs[5].0) == "  3.010s  bad line  line 7: invalid JSON")
+  }
+
+  @Test func formatsAPartialAnswer() {
+    #expect(formatter.format(EventExamples.pairs[7].0) == #"  1.480s  partial   [u42] "taylor"  movies 0"#)
   }
 
   @Test func formatsASummary() {

@@ -178,7 +178,7 @@ import Testing
   @Test func sessionsHaveIndependentDebounceAndCancelPrevious() throws {
     let keys = [Key(0, "tay", session: "a"), Key(100, "zim", session: "b"), Key(200, "", session: "b")]
     let (log, _) = try replay(keys)
-    #expect(log.lines.dropLast() == ["cleared@200".replacingSession("b"), "[a] search tay@300", "[a] results tay load@701"])
+    #expect(log.lines.dropLast() == ["[b] cleared@200", "[a] search tay@300", "[a] results tay load@701"])
   }
 
   @Test func theRateLimiterQueuesRequestsInVirtualTime() throws {
@@ -221,9 +221,4 @@ import Testing
     #expect(summary.cacheHits == 3)
     #expect(log.events.map(\.seq) == Array(1...log.events.count))
   }
-}
-
-extension String {
-  /// Prefixes an event line with its session, as EventLog writes it.
-  func replacingSession(_ session: String) -> String { "[\(session)] \(self)" }
 }

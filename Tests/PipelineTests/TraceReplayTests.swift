@@ -13,7 +13,8 @@ import Testing
   func replayEmitsTheExpectedEvents(trace: String) throws {
     let folder = try #require(SharedFolder.traces)
     let recording = try String(contentsOf: folder.appendingPathComponent("\(trace).jsonl"), encoding: .utf8)
-    let expected = try String(contentsOf: folder.appendingPathComponent("\(trace).expected-401ms.jsonl"), encoding: .utf8)
+    let expectedFile = folder.appendingPathComponent("\(trace).expected-401ms.jsonl")
+    let expected = try String(contentsOf: expectedFile, encoding: .utf8)
     let actual = try Self.replay(recording)
     let wanted = try expected.split(separator: "\n").map { try Self.canonical(json: String($0)) }
     #expect(actual.count == wanted.count)

@@ -36,10 +36,11 @@ import Synchronization
 ///
 /// ## What escapes it
 /// Unstructured tasks do not inherit an executor preference: start them with
-/// `Task(inheritingExecutor:)`, which keeps them on the runner. Work that does not run on the task executor is not ordered by the runner: `@MainActor` code,
-/// actors with custom executors, `Task.detached`, and real I/O completing on other threads. Jobs
-/// such work enqueues here run when the runner is next driven, so results that depend on it are
-/// no longer deterministic. Feed input from the driving thread instead, as replay does.
+/// `Task(inheritingExecutor:)`, which keeps them on the runner. Work that does not run on the
+/// task executor is not ordered by the runner: `@MainActor` code, actors with custom executors,
+/// `Task.detached`, and real I/O completing on other threads. Jobs such work enqueues here run
+/// when the runner is next driven, so results that depend on it are no longer deterministic.
+/// Feed input from the driving thread instead, as replay does.
 ///
 /// ## Caveats
 /// Drive a runner from one thread at a time. The driving calls block that thread.

@@ -15,7 +15,8 @@ extension InputLine {
     case .invalidUTF8(let byteCount):
       return .invalid(line: number, reason: "invalid UTF-8 (\(byteCount) bytes)")
     case .tooLong(let byteCount):
-      return .invalid(line: number, reason: "line too long (\(byteCount) bytes; the maximum is set by --max-line-bytes)")
+      return .invalid(
+        line: number, reason: "line too long (\(byteCount) bytes; the maximum is set by --max-line-bytes)")
     }
   }
 

@@ -1,4 +1,5 @@
 // Everything a run of the pipeline can be told, with the defaults a user expects.
+import Streams
 
 /// How a search pipeline behaves: timing, categories, limits, cache and rate limiting.
 public struct PipelineConfiguration: Sendable {
@@ -21,6 +22,9 @@ public struct PipelineConfiguration: Sendable {
   public var searchTimeout: Duration? = .seconds(10)
   /// Requests allowed to reach the source per window; nil for no limit.
   public var rateLimit: RateLimit?
+  /// How a request that failed transiently (a 5xx, a dropped connection) is tried again; nil
+  /// tries once. Each attempt passes the rate limiter; rate limiting itself is never retried.
+  public var retry: RetryPolicy?
   /// Answers kept in memory (least recently used evicted first); 0 disables the cache.
   public var cacheCapacity = 1_000
   /// How long a cached answer stays valid; nil keeps it until evicted.

@@ -36,11 +36,13 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   private let configuration: PipelineConfiguration
   private let cache: AsyncCache<Key, [Category: [SearchItem]], C>?
   private let limiter: RateLimiter<C>?
+  private let clock: C
   private let counts = Mutex((requests: 0, cacheHits: 0))
 
   init(source: any SearchSource, configuration: PipelineConfiguration, clock: C) {
     self.source = source
     self.configuration = configuration
+    self.clock = clock
     cache = configuration.cacheCapacity > 0
       ? AsyncCache(capacity: configuration.cacheCapacity, timeToLive: configuration.cacheTimeToLive, clock: clock)
       : nil
@@ -76,6 +78,22 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   private func fetch(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
+    guard let retry = configuration.retry else { return try await attempt(term: term, scope: scope) }
+    return try await withRetry(retry, clock: clock, shouldRetry: Self.isTransient) {
+      try await attempt(term: term, scope: scope)
+    }
+  }
+
+  /// Failures worth another attempt: the server's (5xx) and a lost or refused connection.
+  /// Rate limiting is not: trying again is exactly what the service asked us not to do.
+  static func isTransient(_ error: any Error) -> Bool {
+    switch error as? SearchError {
+    case .server, .offline: true
+    default: false
+    }
+  }
+
+  private func attempt(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
     if let limiter { try await limiter.acquire() }
     counts.withLock { $0.requests += 1 }
     log { .fetching(term: term.text, category: scope.name) }

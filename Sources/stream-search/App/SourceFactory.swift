@@ -1,6 +1,7 @@
 // Which source a run asks, built from the options on the run's clock.
 import Foundation
 import Pipeline
+import Streams
 
 /// Why the source cannot be built: a catalog file that cannot be read.
 struct SourceSetupError: Error {
@@ -52,6 +53,10 @@ struct RunSetup: Sendable {
     configuration.country = options.country
     configuration.searchTimeout = options.timeout
     configuration.rateLimit = options.rateLimit.map { Pipeline.RateLimit(permits: $0.permits, per: $0.window) }
+    if options.retries > 0 {
+      configuration.retry = RetryPolicy(
+        maxAttempts: options.retries + 1, initialBackoff: options.retryBackoff, maxBackoff: .seconds(60))
+    }
     configuration.cacheCapacity = options.cacheSize
     configuration.cacheTimeToLive = options.cacheTTL
     configuration.progressive = options.progressive

@@ -52,6 +52,10 @@ struct CommandLineOptions: Equatable, Sendable {
   var timeout = Duration.seconds(10)
   /// The request budget; nil means unlimited. `--source itunes` defaults to ``RateLimit/itunes``.
   var rateLimit: RateLimit?
+  /// Further attempts after a transient failure (5xx, lost connection).
+  var retries = 2
+  /// The wait before the first retry; each next one waits twice as long.
+  var retryBackoff = Duration.seconds(1)
   /// Most terms the cache keeps; 0 turns caching off.
   var cacheSize = 1_000
   /// How long a cached answer stays fresh; nil means it never expires.

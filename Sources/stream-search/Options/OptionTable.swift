@@ -102,6 +102,18 @@ enum OptionTable {
       ) { draft, value throws(InvalidValue) in
         draft.rateLimit = try ValueParser.rateLimit(value)
       },
+      OptionSpec(
+        "--retries", "N", help: "Try a request again up to N times after a server error or a lost connection.",
+        default: String(defaults.retries)
+      ) { draft, value throws(InvalidValue) in
+        draft.options.retries = try ValueParser.wholeNumber(value, in: 0...10)
+      },
+      OptionSpec(
+        "--retry-backoff", "DURATION", help: "Wait before the first retry; doubles for each next one.",
+        default: defaults.retryBackoff.commandLineText
+      ) { draft, value throws(InvalidValue) in
+        draft.options.retryBackoff = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)
+      },
       OptionSpec("--single-request", help: "Fetch all categories in one request and split the answer.") {
         $0.options.singleRequest = true
       },

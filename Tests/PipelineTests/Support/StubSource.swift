@@ -13,6 +13,11 @@ final class StubSource: SearchSource, MultiCategorySearchSource {
   private let clock: ManualClock
   private let failures: [String: SearchError]
   private let log = Mutex<[SearchRequest]>([])
+  /// Errors the next requests fail with, one each, before answering normally again.
+  private let scriptedFailures = Mutex<[SearchError]>([])
+
+  /// Makes the next requests fail with `errors`, in order.
+  func failNext(_ errors: [SearchError]) { scriptedFailures.withLock { $0 = errors } }
   private let cancelledLog = Mutex<[SearchRequest]>([])
 
   init(
@@ -43,6 +48,7 @@ final class StubSource: SearchSource, MultiCategorySearchSource {
         throw error
       }
     }
+    if let scripted = scriptedFailures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw scripted }
     if let failure = failures[request.term.lowercased()] ?? failures["\(request.category.rawValue):*"] {
       throw failure
     }

@@ -1,0 +1,47 @@
+// Transient failures are tried again with backoff, within the configured attempts; rate limiting
+// and other failures are not.
+import Pipeline
+import Streams
+import Testing
+
+@Suite struct RetryInPipelineTests {
+  func configuration(attempts: Int) -> PipelineConfiguration {
+    var configuration = PipelineConfiguration()
+    configuration.categories = [.music]
+    configuration.searchTimeout = nil
+    configuration.retry = RetryPolicy(maxAttempts: attempts, initialBackoff: .seconds(1))
+    return configuration
+  }
+
+  @Test func aServerErrorIsRetriedAfterTheBackoffAndTheSearchSucceeds() throws {
+    let (log, source) = try replay([Key(0, "tay")], configuration: configuration(attempts: 3)) { clock in
+      let source = StubSource(latency: .milliseconds(10), clock: clock)
+      source.failNext([.server(503), .offline("connection reset")])
+      return source
+    }
+    // Attempts at 300 (fails at 310), 1310 (fails at 1320), 3320 (answers at 3330).
+    #expect(log.lines.dropLast() == ["search tay@300", "results tay load@3330"])
+    #expect(source.requests.count == 3)
+  }
+
+  @Test func neverMoreThanTheConfiguredAttempts() throws {
+    let (log, source) = try replay([Key(0, "tay")], configuration: configuration(attempts: 2)) { clock in
+      let source = StubSource(latency: .milliseconds(10), clock: clock)
+      source.failNext([.server(503), .server(503), .server(503)])
+      return source
+    }
+    #expect(log.lines.dropLast() == ["search tay@300", "error tay server@1320"])
+    #expect(source.requests.count == 2)
+  }
+
+  @Test(arguments: [SearchError.rateLimited, .decoding("<html>"), .badStatus(418)])
+  func otherFailuresAreNotRetried(error: SearchError) throws {
+    let (log, source) = try replay([Key(0, "tay")], configuration: configuration(attempts: 5)) { clock in
+      let source = StubSource(latency: .milliseconds(10), clock: clock)
+      source.failNext([error])
+      return source
+    }
+    #expect(log.lines.dropLast() == ["search tay@300", "error tay \(error.kind)@310"])
+    #expect(source.requests.count == 1)
+  }
+}

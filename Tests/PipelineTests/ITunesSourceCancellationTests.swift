@@ -35,8 +35,8 @@ import Testing
   }
 
   @Test func serverNoticesAClientThatGivesUpDuringADelay() async throws {
-    try await withITunesServer({ _ in Reply(body: Data(FixtureRoutes.emptyAnswer.utf8), fault: .delay(.seconds(60))) }) {
-      server, source in
+    let delayed = Reply(body: Data(FixtureRoutes.emptyAnswer.utf8), fault: .delay(.seconds(60)))
+    try await withITunesServer({ _ in delayed }) { server, source in
       let search = Task { try await source.search(musicRequest()) }
       _ = await server.waitForRequests(count: 1)
       search.cancel()

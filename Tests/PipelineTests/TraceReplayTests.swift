@@ -4,6 +4,7 @@
 import Foundation
 import Pipeline
 import Streams
+import TestSupport
 import Testing
 
 @Suite struct TraceReplayTests {
@@ -33,8 +34,7 @@ import Testing
   }
 
   @Test func theSharedTracesArePresentInCI() {
-    let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    #expect(!inCI || SharedFolder.traces != nil, "CI must have ../shared/traces beside the checkout")
+    #expect(!SharedFixtures.isCI || SharedFolder.traces != nil, "CI must have ../shared/traces beside the checkout")
   }
 
   /// Replays `recording` and renders the events the expected files list, in emission order.
@@ -114,19 +114,10 @@ import Testing
   enum CanonicalError: Error { case notAnObject(String) }
 }
 
-/// The read-only ../shared folder beside the checkout (or $STREAM_SEARCH_SHARED).
+/// The recorded traces in the shared folder beside the checkout, if present.
 enum SharedFolder {
-  static var root: URL {
-    if let override = ProcessInfo.processInfo.environment["STREAM_SEARCH_SHARED"] {
-      return URL(fileURLWithPath: override)
-    }
-    // Tests/PipelineTests/TraceReplayTests.swift → the package root → its parent's shared/.
-    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
-  }
-
   static var traces: URL? {
-    let folder = root.appendingPathComponent("traces")
+    let folder = SharedFixtures.sharedFolder().appendingPathComponent("traces")
     return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
   }
 }

@@ -100,12 +100,21 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     do {
       switch scope {
       case .category(let category):
-        return [category: try await source.search(request(term, category))]
+        let request = request(term, category)
+        if source.isNetwork {
+          // Real I/O: a replay's runner must wait for it rather than move time past it.
+          return [category: try await withExternalWork { try await source.search(request) }]
+        }
+        return [category: try await source.search(request)]
       case .all(let categories):
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
           preconditionFailure("Internal inconsistency: single-request scope for a per-category source")
         }
-        return try await combined.search(request(term, first), categories: categories)
+        let request = request(term, first)
+        if source.isNetwork {
+          return try await withExternalWork { try await combined.search(request, categories: categories) }
+        }
+        return try await combined.search(request, categories: categories)
       }
     } catch let error as SearchError {
       log { .failed(term: term.text, category: scope.name, error: error) }

@@ -77,20 +77,23 @@ public final class VirtualTimeRunner: Sendable {
     return VirtualTask(outcome: outcome, task: task)
   }
 
-  /// Runs jobs until none is left, without moving time.
+  /// Runs jobs until none is left, without moving time. Work marked with
+  /// ``withExternalWork(_:)`` that is still in flight is waited for, blocking.
   public func runUntilIdle() {
-    executor.runPendingJobs()
+    repeat {
+      executor.runPendingJobs()
+    } while executor.waitForExternalWork()
   }
 
   /// Runs everything due up to and including `instant`, moving time deadline by deadline, and
   /// leaves the clock at `instant`.
   public func advance(to instant: ManualClock.Instant) {
-    executor.runPendingJobs()
+    runUntilIdle()
     while clock.wakeEarliest(notAfter: instant) {
-      executor.runPendingJobs()
+      runUntilIdle()
     }
     clock.setNow(instant)
-    executor.runPendingJobs()
+    runUntilIdle()
   }
 
   /// Runs everything due within `duration` from now; see ``advance(to:)``.
@@ -106,7 +109,7 @@ public final class VirtualTimeRunner: Sendable {
   ///   virtual time, such as real I/O or a continuation nobody resumes).
   public func finish<Result: Sendable>(_ task: VirtualTask<Result>) throws -> Result {
     while true {
-      executor.runPendingJobs()
+      runUntilIdle()
       if let result = task.result { return try result.get() }
       guard clock.wakeEarliest(notAfter: ManualClock.Instant(offset: .seconds(Int64.max))) else {
         throw VirtualTimeStall(now: clock.now, pendingJobCount: executor.pendingJobCount)

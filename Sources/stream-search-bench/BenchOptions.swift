@@ -15,7 +15,7 @@ struct BenchOptions: Sendable {
   var json = false
   /// The 200,000-keystroke recording, if given.
   var tracePath: String?
-  /// Only these sections (nil: all): operators, virtual, replay, catalog, cache, binary.
+  /// Only these sections (nil: all): operators, lines, virtual, replay, catalog, cache, binary.
   var sections: Set<String>?
 
   static let usage = """
@@ -27,7 +27,8 @@ struct BenchOptions: Sendable {
       --full             The issue's 1,000 debounce bursts (adds about 5 minutes).
       --runs <n>         Timed runs per figure (default: 5).
       --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
-      --only <sections>  Comma-separated: operators, virtual, replay, catalog, cache, binary.
+      --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, cache,
+                         binary.
       -h, --help         Show help information.
     """
 

@@ -12,15 +12,8 @@ struct OperatorSection {
   func live(into table: inout ResultTable) async throws {
     let work = OperatorWorkloads(pool: pool, clock: ContinuousClock())
     let n = options.elements
-    let lines = LinePipeWorkload(pool: pool)
-    let warmUpPayload = lines.payload(n / 10)
-    let payload = lines.payload(n)
     table.append(row("(a) producer → AsyncStream → consumer", target: "≤ 1,000", anchor: "1,100–2,000",
       sample: try await perElement(n) { try await work.asyncStream($0) }))
-    table.append(row("(a) writer thread → pipe → LineReader → consumer", target: "≤ 1,000", anchor: "",
-      sample: try await perElement(n) { size in
-        try await lines.run(size == n ? payload : warmUpPayload, lines: size)
-      }))
     table.append(row("(b) AsyncStream + removeDuplicates (half repeat)", target: "≤ 600", anchor: "1,200–2,200",
       sample: try await perElement(n) { try await work.removeDuplicates($0) }))
     let debounceSize = options.debounceBursts * 1_000
@@ -34,6 +27,32 @@ struct OperatorSection {
       sample: try await perElement(n) { try await work.switchMap($0) }))
     table.append(row("(e) merge of three AsyncStreams of N/3", target: "≤ 1,600", anchor: "3,200–5,000",
       sample: try await perElement(n) { try await work.merge3($0) }))
+  }
+
+  /// The operators over our own source, LineReader on a pipe fed by a writer thread.
+  func overLineReader(into table: inout ResultTable) async throws {
+    let work = LinePipeWorkload(pool: pool)
+    let n = options.elements
+    let warmUp = max(1_000, n / 10)
+    func payloads(_ element: @escaping (_ index: Int, _ count: Int) -> String) -> (Int) -> [UInt8] {
+      let full = work.payload(n) { element($0, n) }
+      let small = work.payload(warmUp) { element($0, warmUp) }
+      return { $0 == n ? full : small }
+    }
+    let distinct = payloads { index, _ in pool[index] }
+    let repeated = payloads { index, _ in pool[index / 2] }
+    let endsWithLast = payloads { index, count in index == count - 1 ? LinePipeWorkload.lastLine : pool[index] }
+    let thirds = (0..<3).map { base in (work.payload(n / 3) { pool[base * n / 3 + $0] }, work.payload(warmUp / 3) { pool[$0] }) }
+    table.append(row("(a) writer thread → pipe → LineReader → consumer", section: "1 lines", target: "≤ 1,000",
+      sample: try await perElement(n) { try await work.baseline(distinct($0), lines: $0) }))
+    table.append(row("(b) LineReader + removeDuplicates (half repeat)", section: "1 lines", target: "≤ 600",
+      anchor: "1,200–2,200", sample: try await perElement(n) { try await work.removeDuplicates(repeated($0), lines: $0) }))
+    table.append(row("(d) LineReader + switchMap, all superseded", section: "1 lines",
+      sample: try await perElement(n) { try await work.switchMap(endsWithLast($0), lines: $0) }))
+    table.append(row("(e) merge of three LineReaders of N/3", section: "1 lines", target: "≤ 1,600", anchor: "3,200–5,000",
+      sample: try await perElement(n) { size in
+        try await work.merge3(thirds.map { size == n ? $0.0 : $0.1 }, lines: size == n ? n / 3 * 3 : warmUp / 3 * 3)
+      }))
   }
 
   /// The same workloads on a VirtualTimeRunner: one thread, time moves only when idle.

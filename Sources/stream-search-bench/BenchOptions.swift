@@ -8,9 +8,9 @@ struct BenchOptions: Sendable {
   var elements = 1_000_000
   /// Bursts of 1,000 elements in the live debounce run; each is followed by 60 ms of quiet, so
   /// the run lasts at least bursts × 60 ms. The 1,000 bursts take a minute per run, six
-  /// minutes with the warm-up: the default measures 200 (the figure is per element either way);
+  /// minutes with the warm-up: the default measures 100 (the figure is per element either way);
   /// `--full` measures 1,000.
-  var debounceBursts = 200
+  var debounceBursts = 100
   /// Print JSON instead of the table.
   var json = false
   /// The 200,000-keystroke recording, if given.

@@ -51,8 +51,10 @@
 /// ## Performance
 /// The lookup, store and coalescing paths are @inlinable (their state @usableFromInline rather
 /// than private) so that a cache whose key and value are another module's types is specialised
-/// there: unspecialised, a hit spent most of its time in generic-metadata lookups.
-public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> where C.Duration == Duration {
+/// there: unspecialised, a hit spent most of its time in generic-metadata lookups. The actor is
+/// `final` because actors, like classes, dispatch their methods through a vtable otherwise, and a
+/// vtable call reaches the unspecialised body whatever the caller knows.
+public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> where C.Duration == Duration {
   @usableFromInline
   struct Entry {
     @usableFromInline var value: Value

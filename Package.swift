@@ -15,6 +15,7 @@ let package = Package(
     .target(name: "Streams"),
     .target(name: "Pipeline", dependencies: ["Streams"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
+    .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline"]),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams"]),

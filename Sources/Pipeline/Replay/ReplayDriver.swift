@@ -52,8 +52,9 @@ public struct ReplayDriver: Sendable {
     let runner = VirtualTimeRunner()
     let pipeline = SearchPipeline(
       configuration: configuration, source: makeSource(runner.clock), clock: runner.clock, sink: sink)
-    let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
-    let task = runner.start { await pipeline.run(inputs) }
+    // Fed from this thread; an InputFeed rather than an AsyncStream (see InputFeed for why).
+    let feed = InputFeed<PipelineInput>()
+    let task = runner.start { await pipeline.run(feed) }
     runner.runUntilIdle()
     var lastInstant: Int64 = 0
     do {

@@ -36,7 +36,7 @@ struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// Runs until `terms` finishes and the last search has answered, or until cancelled.
-  func run(_ terms: AsyncStream<SearchTerm>, session: String?) async {
+  func run(_ terms: InputFeed<SearchTerm>, session: String?) async {
     let debounce = configuration.debounce
     let quietPeriod: @Sendable (SearchTerm) -> Duration = { $0.isCleared ? .zero : debounce }
     let distinctKey: @Sendable (SearchTerm) -> String = { $0.key }

@@ -4,7 +4,7 @@
 /// Routes terms to per-session streams and forgets idle sessions.
 struct SessionRouter<C: Clock> where C.Duration == Duration {
   private struct Session {
-    var input: AsyncStream<SearchTerm>.Continuation
+    var input: InputFeed<SearchTerm>
     var lastActivity: C.Instant
   }
 
@@ -20,16 +20,19 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
   }
 
   /// Sends `term` to `session`'s stream, calling `start` with a new stream for a new session.
-  mutating func send(_ term: SearchTerm, to session: String?, start: (AsyncStream<SearchTerm>) -> Void) {
+  mutating func send(_ term: SearchTerm, to session: String?, start: (InputFeed<SearchTerm>) -> Void) {
     let key = session ?? ""
     let now = clock.now
-    if sessions[key] == nil {
-      let (stream, input) = AsyncStream.makeStream(of: SearchTerm.self)
-      sessions[key] = Session(input: input, lastActivity: now)
-      start(stream)
+    // One hash lookup per keystroke: this runs for every line of input.
+    if let index = sessions.index(forKey: key) {
+      sessions.values[index].lastActivity = now
+      sessions.values[index].input.yield(term)
+      return
     }
-    sessions[key]?.lastActivity = now
-    sessions[key]?.input.yield(term)
+    let input = InputFeed<SearchTerm>()
+    sessions[key] = Session(input: input, lastActivity: now)
+    start(input)
+    input.yield(term)
   }
 
   /// Finishes the streams of sessions idle for the timeout; returns their names. Sweeps at most

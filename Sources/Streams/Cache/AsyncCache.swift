@@ -47,31 +47,52 @@
 ///   should one still arrive, is not stored, and the next call for the key loads again.
 /// - A call from an already cancelled task is still answered on a hit, and throws
 ///   `CancellationError` without starting or joining a load on a miss.
-public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> where C.Duration == Duration {
-  private struct Entry {
-    var value: Value
+///
+/// ## Performance
+/// The lookup, store and coalescing paths are @inlinable (their state @usableFromInline rather
+/// than private) so that a cache whose key and value are another module's types is specialised
+/// there: unspecialised, a hit spent most of its time in generic-metadata lookups. The actor is
+/// `final` because actors, like classes, dispatch their methods through a vtable otherwise, and a
+/// vtable call reaches the unspecialised body whatever the caller knows.
+public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> where C.Duration == Duration {
+  @usableFromInline
+  struct Entry {
+    @usableFromInline var value: Value
     /// The first instant at which the entry is a miss; nil when entries never expire.
-    var expiry: C.Instant?
+    @usableFromInline var expiry: C.Instant?
+
+    @inlinable init(value: Value, expiry: C.Instant?) {
+      self.value = value
+      self.expiry = expiry
+    }
   }
 
   /// A load in flight and the callers waiting for it.
-  private struct Flight {
+  @usableFromInline
+  struct Flight {
     /// Tells this load from a later one for the same key, after this one was abandoned.
-    let id: UInt64
-    let task: Task<Void, Never>
-    var waiters: [LoadWaiter<Value>]
+    @usableFromInline let id: UInt64
+    @usableFromInline let task: Task<Void, Never>
+    @usableFromInline var waiters: [LoadWaiter<Value>]
     /// False after ``removeAll()``: the result still answers the waiters but is not stored.
-    var storesResult = true
+    @usableFromInline var storesResult = true
+
+    @inlinable init(id: UInt64, task: Task<Void, Never>, waiters: [LoadWaiter<Value>]) {
+      self.id = id
+      self.task = task
+      self.waiters = waiters
+    }
   }
 
-  private var entries: LRUList<Key, Entry>
-  private var flights: [Key: Flight] = [:]
-  private var lastFlightID: UInt64 = 0
-  private let timeToLive: Duration?
-  private let clock: C
+  @usableFromInline var entries: LRUList<Key, Entry>
+  @usableFromInline var flights: [Key: Flight] = [:]
+  @usableFromInline var lastFlightID: UInt64 = 0
+  @usableFromInline let timeToLive: Duration?
+  @usableFromInline let clock: C
+  @usableFromInline var counters = CacheStatistics()
 
   /// Counters of hits, loads, joins, evictions and expirations since the cache was created.
-  public private(set) var statistics = CacheStatistics()
+  public var statistics: CacheStatistics { counters }
 
   /// Creates an empty cache.
   ///
@@ -98,11 +119,11 @@ public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> whe
   /// - Throws: the error the load threw (nothing is stored, the next call loads again), or
   ///   `CancellationError` at once when the caller's task is cancelled while it waits (the load
   ///   goes on for other waiters and is cancelled when none is left).
-  public func value(
+  @inlinable public func value(
     for key: Key, load: @escaping @Sendable () async throws -> Value
   ) async throws -> CacheAnswer<Value> {
     if let value = storedValue(for: key) {
-      statistics.hits += 1
+      counters.hits += 1
       return CacheAnswer(value: value, origin: .cached)
     }
     try Task.checkCancellation()
@@ -114,11 +135,11 @@ public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> whe
       flights[key] = flight
       flightID = flight.id
       origin = .joined
-      statistics.joins += 1
+      counters.joins += 1
     } else {
       flightID = startLoad(for: key, load: load, firstWaiter: waiter)
       origin = .loaded
-      statistics.loads += 1
+      counters.loads += 1
     }
     do {
       return CacheAnswer(value: try await waiter.wait(), origin: origin)
@@ -139,18 +160,18 @@ public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> whe
   public var keysByRecency: [Key] { entries.keysByRecency }
 
   /// The stored value for `key` if it has not expired, marking it used; drops it if expired.
-  private func storedValue(for key: Key) -> Value? {
+  @inlinable func storedValue(for key: Key) -> Value? {
     guard let slot = entries.slot(of: key) else { return nil }
     if let expiry = entries.element(at: slot).expiry, clock.now >= expiry {
       entries.remove(at: slot)
-      statistics.expirations += 1
+      counters.expirations += 1
       return nil
     }
     entries.markUsed(slot)
     return entries.element(at: slot).value
   }
 
-  private func startLoad(
+  @inlinable func startLoad(
     for key: Key, load: @escaping @Sendable () async throws -> Value, firstWaiter: LoadWaiter<Value>
   ) -> UInt64 {
     lastFlightID &+= 1
@@ -171,21 +192,21 @@ public actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> whe
   }
 
   /// A load finished: store its value (unless abandoned or cleared) and answer its waiters.
-  private func finish(_ id: UInt64, for key: Key, with result: Result<Value, any Error>) {
+  @inlinable func finish(_ id: UInt64, for key: Key, with result: Result<Value, any Error>) {
     // Abandoned by all its waiters (and maybe replaced by a newer load): drop the result.
     guard let flight = flights[key], flight.id == id else { return }
     flights[key] = nil
     if case .success(let value) = result, flight.storesResult {
       let expiry = timeToLive.map { clock.now.advanced(by: $0) }
       if entries.insert(Entry(value: value, expiry: expiry), for: key) != nil {
-        statistics.evictions += 1
+        counters.evictions += 1
       }
     }
     for waiter in flight.waiters { waiter.answer(with: result) }
   }
 
   /// A cancelled caller left: forget it, and cancel the load when nobody waits for it any more.
-  private func leave(_ id: UInt64, for key: Key, waiter: LoadWaiter<Value>) {
+  @inlinable func leave(_ id: UInt64, for key: Key, waiter: LoadWaiter<Value>) {
     guard var flight = flights[key], flight.id == id else { return }
     flight.waiters.removeAll { $0 === waiter }
     if flight.waiters.isEmpty {

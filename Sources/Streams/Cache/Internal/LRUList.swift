@@ -6,40 +6,51 @@
 ///
 /// Slots live densely in `nodes`: removing one moves the last slot into its place (and fixes the
 /// links and the map entry that pointed at it), so no free list and no stale values are kept.
+///
+/// @inlinable throughout so that it is specialised with AsyncCache (see there).
+@usableFromInline
 struct LRUList<Key: Hashable, Element> {
-  private struct Node {
-    var key: Key
-    var element: Element
+  @usableFromInline
+  struct Node {
+    @usableFromInline var key: Key
+    @usableFromInline var element: Element
     /// The slot used just after this one (towards `newest`), or `none`.
-    var newer: Int
+    @usableFromInline var newer: Int
     /// The slot used just before this one (towards `oldest`), or `none`.
-    var older: Int
+    @usableFromInline var older: Int
+
+    @inlinable init(key: Key, element: Element, newer: Int, older: Int) {
+      self.key = key
+      self.element = element
+      self.newer = newer
+      self.older = older
+    }
   }
 
-  private static var none: Int { -1 }
+  @inlinable static var none: Int { -1 }
 
   /// The most entries kept; inserting beyond it evicts the least recently used.
-  let capacity: Int
-  private var nodes: [Node] = []
-  private var slots: [Key: Int] = [:]
-  private var newest = LRUList.none
-  private var oldest = LRUList.none
+  @usableFromInline let capacity: Int
+  @usableFromInline var nodes: [Node] = []
+  @usableFromInline var slots: [Key: Int] = [:]
+  @usableFromInline var newest = LRUList.none
+  @usableFromInline var oldest = LRUList.none
 
-  init(capacity: Int) {
+  @inlinable init(capacity: Int) {
     self.capacity = max(0, capacity)
     nodes.reserveCapacity(self.capacity)
     slots.reserveCapacity(self.capacity)
   }
 
-  var count: Int { nodes.count }
+  @inlinable var count: Int { nodes.count }
 
   /// The slot holding `key`, if any. Slots stay valid until the next insert or removal.
-  func slot(of key: Key) -> Int? { slots[key] }
+  @inlinable func slot(of key: Key) -> Int? { slots[key] }
 
-  func element(at slot: Int) -> Element { nodes[slot].element }
+  @inlinable func element(at slot: Int) -> Element { nodes[slot].element }
 
   /// Makes the entry in `slot` the most recently used.
-  mutating func markUsed(_ slot: Int) {
+  @inlinable mutating func markUsed(_ slot: Int) {
     guard slot != newest else { return }
     unlink(slot)
     linkAsNewest(slot)
@@ -48,7 +59,7 @@ struct LRUList<Key: Hashable, Element> {
   /// Stores `element` under `key` as the most recently used entry, replacing an entry with the
   /// same key. Returns the entry evicted to make room, if one was. Stores nothing at capacity 0.
   @discardableResult
-  mutating func insert(_ element: Element, for key: Key) -> (key: Key, element: Element)? {
+  @inlinable mutating func insert(_ element: Element, for key: Key) -> (key: Key, element: Element)? {
     if let slot = slots[key] {
       nodes[slot].element = element
       markUsed(slot)
@@ -69,7 +80,7 @@ struct LRUList<Key: Hashable, Element> {
   }
 
   /// Removes the entry in `slot`.
-  mutating func remove(at slot: Int) {
+  @inlinable mutating func remove(at slot: Int) {
     unlink(slot)
     slots[nodes[slot].key] = nil
     let last = nodes.count - 1
@@ -84,7 +95,7 @@ struct LRUList<Key: Hashable, Element> {
     nodes.removeLast()
   }
 
-  mutating func removeAll() {
+  @inlinable mutating func removeAll() {
     nodes.removeAll(keepingCapacity: true)
     slots.removeAll(keepingCapacity: true)
     newest = Self.none
@@ -92,7 +103,7 @@ struct LRUList<Key: Hashable, Element> {
   }
 
   /// Keys from the most to the least recently used (for tests and debugging; O(n)).
-  var keysByRecency: [Key] {
+  @inlinable var keysByRecency: [Key] {
     var keys: [Key] = []
     var slot = newest
     while slot != Self.none {
@@ -102,7 +113,7 @@ struct LRUList<Key: Hashable, Element> {
     return keys
   }
 
-  private mutating func unlink(_ slot: Int) {
+  @inlinable mutating func unlink(_ slot: Int) {
     // Read the links only: copying the whole node would retain its key and element.
     let newer = nodes[slot].newer
     let older = nodes[slot].older
@@ -112,7 +123,7 @@ struct LRUList<Key: Hashable, Element> {
     nodes[slot].older = Self.none
   }
 
-  private mutating func linkAsNewest(_ slot: Int) {
+  @inlinable mutating func linkAsNewest(_ slot: Int) {
     nodes[slot].older = newest
     nodes[slot].newer = Self.none
     if newest != Self.none { nodes[newest].newer = slot } else { oldest = slot }

@@ -4,10 +4,16 @@
 import Synchronization
 
 /// A caller suspended until a shared load answers, or until it is cancelled.
+///
+/// @inlinable throughout so that it is specialised with AsyncCache (see there). Its continuation
+/// is unsafe rather than checked (a checked one allocates per wait): `state` already guarantees
+/// exactly one resumption.
+@usableFromInline
 final class LoadWaiter<Value: Sendable>: Sendable {
-  private typealias Continuation = CheckedContinuation<Value, any Error>
+  @usableFromInline typealias Continuation = UnsafeContinuation<Value, any Error>
 
-  private enum State {
+  @usableFromInline
+  enum State {
     /// Created, continuation not yet registered.
     case idle
     case waiting(Continuation)
@@ -19,18 +25,20 @@ final class LoadWaiter<Value: Sendable>: Sendable {
     case done
   }
 
-  private let state = Mutex(State.idle)
+  @usableFromInline let state = Mutex(State.idle)
+
+  @inlinable init() {}
 
   /// Whether the waiter stopped because its task was cancelled (so it must leave the load).
-  var wasCancelled: Bool {
+  @inlinable var wasCancelled: Bool {
     state.withLock { if case .cancelled = $0 { true } else { false } }
   }
 
   /// Suspends until ``answer(with:)`` or the task's cancellation, which throws
   /// `CancellationError` at once.
-  func wait(isolation: isolated (any Actor)? = #isolation) async throws -> Value {
+  @inlinable func wait(isolation: isolated (any Actor)? = #isolation) async throws -> Value {
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: Continuation) in
+      try await withUnsafeThrowingContinuation { (continuation: Continuation) in
         let immediate: Result<Value, any Error>? = state.withLock { state in
           switch state {
           case .idle:
@@ -71,7 +79,7 @@ final class LoadWaiter<Value: Sendable>: Sendable {
   }
 
   /// Resumes the waiter with the load's result, unless it was cancelled first.
-  func answer(with result: Result<Value, any Error>) {
+  @inlinable func answer(with result: Result<Value, any Error>) {
     let continuation: Continuation? = state.withLock { state in
       switch state {
       case .idle:

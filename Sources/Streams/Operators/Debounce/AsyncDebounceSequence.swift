@@ -10,7 +10,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// ```
   ///
   /// See ``AsyncDebounceSequence`` for the exact semantics.
-  public func debounce<C: Clock>(
+  @inlinable public func debounce<C: Clock>(
     for interval: Duration, clock: C
   ) -> AsyncDebounceSequence<Self, C> where C.Duration == Duration {
     AsyncDebounceSequence(base: self, clock: clock, quietPeriod: { _ in interval })
@@ -25,7 +25,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// ```swift
   /// texts.debounce(clock: clock) { $0.isEmpty ? .zero : .milliseconds(300) }
   /// ```
-  public func debounce<C: Clock>(
+  @inlinable public func debounce<C: Clock>(
     clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration
   ) -> AsyncDebounceSequence<Self, C> where C.Duration == Duration {
     AsyncDebounceSequence(base: self, clock: clock, quietPeriod: quietPeriod)
@@ -55,27 +55,33 @@ public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: A
 where Base.Element: Sendable, C.Duration == Duration {
   public typealias Element = Base.Element
 
-  let base: Base
-  let clock: C
-  let quietPeriod: @Sendable (Element) -> Duration
+  @usableFromInline let base: Base
+  @usableFromInline let clock: C
+  @usableFromInline let quietPeriod: @Sendable (Element) -> Duration
+
+  @inlinable init(base: Base, clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration) {
+    self.base = base
+    self.clock = clock
+    self.quietPeriod = quietPeriod
+  }
 
   /// Creates the iterator; iteration of the base starts on its first `next()`.
-  public func makeAsyncIterator() -> Iterator {
+  @inlinable public func makeAsyncIterator() -> Iterator {
     Iterator(storage: DebounceStorage(base: base, clock: clock, quietPeriod: quietPeriod))
   }
 
   /// Produces the debounced elements; see ``AsyncDebounceSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    let storage: DebounceStorage<Base, C>
-    let lifetime: IteratorLifetime
+    @usableFromInline let storage: DebounceStorage<Base, C>
+    @usableFromInline let lifetime: IteratorLifetime
 
-    init(storage: DebounceStorage<Base, C>) {
+    @inlinable init(storage: DebounceStorage<Base, C>) {
       self.storage = storage
       self.lifetime = IteratorLifetime { storage.consumerCancelled() }
     }
 
     /// The next debounced element, or nil when the sequence finished or the task was cancelled.
-    public mutating func next() async throws -> Element? {
+    @inlinable public mutating func next() async throws -> Element? {
       try await storage.next()
     }
   }

@@ -2,39 +2,48 @@
 // wake-up, the end of the base, and the consumer going away.
 
 /// Debounce's state: the pending element, the one timer task, and the consumer side.
+///
+/// @usableFromInline rather than private throughout, so that it is specialised in the module
+/// that uses debounce (see Downstream.swift); only DebounceStorage touches it.
+@usableFromInline
 struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
   /// What the storage does after releasing the lock.
+  @usableFromInline
   struct Action {
-    var resumption: Resumption<Element>?
-    var cancelTimer: Task<Void, Never>?
-    var cancelPump: Task<Void, Never>?
-    var startTimer: (generation: UInt64, deadline: Instant)?
+    @usableFromInline var resumption: Resumption<Element>?
+    @usableFromInline var cancelTimer: Task<Void, Never>?
+    @usableFromInline var cancelPump: Task<Void, Never>?
+    @usableFromInline var startTimer: (generation: UInt64, deadline: Instant)?
+
+    @inlinable init() {}
   }
 
-  private var pending: (element: Element, deadline: Instant)?
-  private var timer: (task: Task<Void, Never>?, generation: UInt64, deadline: Instant)?
-  private var timerGeneration: UInt64 = 0
-  private var pump: Task<Void, Never>?
-  private(set) var downstream = Downstream<Element>()
+  @usableFromInline var pending: (element: Element, deadline: Instant)?
+  @usableFromInline var timer: (task: Task<Void, Never>?, generation: UInt64, deadline: Instant)?
+  @usableFromInline var timerGeneration: UInt64 = 0
+  @usableFromInline var pump: Task<Void, Never>?
+  @usableFromInline var downstream = Downstream<Element>()
+
+  @inlinable init() {}
 
   /// Whether the base's iteration has been started.
-  var hasStarted: Bool { pump != nil || downstream.isEnded }
+  @inlinable var hasStarted: Bool { pump != nil || downstream.isEnded }
 
-  mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
+  @inlinable mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
     // The consumer may have gone between deciding to start and starting: stop it then.
     guard !downstream.isEnded else { return task }
     pump = task
     return nil
   }
 
-  mutating func timerStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
+  @inlinable mutating func timerStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
     // A newer timer replaced this one while it was being created: it has no work.
     guard let current = timer, current.generation == generation else { return task }
     timer?.task = task
     return nil
   }
 
-  mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
+  @inlinable mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
     var action = Action()
     guard !downstream.isEnded else { return action }
     if deadline <= now {
@@ -58,7 +67,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
   }
 
   /// A timer woke at `now`: emit the pending element if due, or say when to wake again.
-  mutating func timerFired(generation: UInt64, now: Instant) -> (Resumption<Element>?, rearm: Instant?) {
+  @inlinable mutating func timerFired(generation: UInt64, now: Instant) -> (Resumption<Element>?, rearm: Instant?) {
     guard let current = timer, current.generation == generation else {
       // A replaced timer whose cancellation raced its wake-up: ignore it.
       return (nil, nil)
@@ -78,7 +87,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
     return (nil, due.deadline)
   }
 
-  mutating func baseFinished() -> Action {
+  @inlinable mutating func baseFinished() -> Action {
     var action = Action()
     action.cancelTimer = takeTimer()
     if let due = pending {
@@ -92,7 +101,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
     return action
   }
 
-  mutating func baseFailed(_ error: any Error) -> Action {
+  @inlinable mutating func baseFailed(_ error: any Error) -> Action {
     pending = nil
     var action = Action()
     action.cancelTimer = takeTimer()
@@ -100,7 +109,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
     return action
   }
 
-  mutating func consumerCancelled() -> Action {
+  @inlinable mutating func consumerCancelled() -> Action {
     pending = nil
     var action = Action()
     action.cancelTimer = takeTimer()
@@ -110,13 +119,13 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
     return action
   }
 
-  mutating func poll() -> Result<Element?, any Error>? { downstream.poll() }
+  @inlinable mutating func poll() -> Result<Element?, any Error>? { downstream.poll() }
 
-  mutating func wait(_ continuation: UnsafeContinuation<Element?, any Error>) -> Resumption<Element>? {
+  @inlinable mutating func wait(_ continuation: UnsafeContinuation<Element?, any Error>) -> Resumption<Element>? {
     downstream.wait(continuation)
   }
 
-  private mutating func takeTimer() -> Task<Void, Never>? {
+  @inlinable mutating func takeTimer() -> Task<Void, Never>? {
     defer { timer = nil }
     return timer?.task
   }

@@ -2,23 +2,27 @@
 // (resume the consumer, start or cancel a task) after releasing the lock.
 import Synchronization
 
+///
+/// @inlinable throughout so that it is specialised for the base and clock of the module that
+/// uses it (see Downstream.swift).
+@usableFromInline
 final class DebounceStorage<Base: AsyncSequence & Sendable, C: Clock>: Sendable
 where Base.Element: Sendable, C.Duration == Duration {
-  typealias Element = Base.Element
-  private typealias Machine = DebounceStateMachine<Element, C.Instant>
+  @usableFromInline typealias Element = Base.Element
+  @usableFromInline typealias Machine = DebounceStateMachine<Element, C.Instant>
 
-  private let base: Base
-  private let clock: C
-  private let quietPeriod: @Sendable (Element) -> Duration
-  private let state = Mutex(Machine())
+  @usableFromInline let base: Base
+  @usableFromInline let clock: C
+  @usableFromInline let quietPeriod: @Sendable (Element) -> Duration
+  @usableFromInline let state = Mutex(Machine())
 
-  init(base: Base, clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration) {
+  @inlinable init(base: Base, clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration) {
     self.base = base
     self.clock = clock
     self.quietPeriod = quietPeriod
   }
 
-  func next() async throws -> Element? {
+  @inlinable func next() async throws -> Element? {
     let (ready, mustStart) = state.withLock { machine in
       (machine.poll(), !machine.hasStarted)
     }
@@ -33,11 +37,11 @@ where Base.Element: Sendable, C.Duration == Duration {
     }
   }
 
-  func consumerCancelled() {
+  @inlinable func consumerCancelled() {
     perform(state.withLock { $0.consumerCancelled() })
   }
 
-  private func startPump() {
+  @inlinable func startPump() {
     let task = Task(inheritingExecutor: { [self] in
       do {
         for try await element in base {
@@ -53,7 +57,7 @@ where Base.Element: Sendable, C.Duration == Duration {
     state.withLock { $0.pumpStarted(task) }?.cancel()
   }
 
-  private func startTimer(generation: UInt64, deadline: C.Instant) {
+  @inlinable func startTimer(generation: UInt64, deadline: C.Instant) {
     let task = Task(inheritingExecutor: { [self] in
       var deadline = deadline
       while true {
@@ -72,7 +76,7 @@ where Base.Element: Sendable, C.Duration == Duration {
     state.withLock { $0.timerStarted(task, generation: generation) }?.cancel()
   }
 
-  private func perform(_ action: Machine.Action) {
+  @inlinable func perform(_ action: Machine.Action) {
     action.cancelTimer?.cancel()
     action.cancelPump?.cancel()
     if let start = action.startTimer { startTimer(generation: start.generation, deadline: start.deadline) }

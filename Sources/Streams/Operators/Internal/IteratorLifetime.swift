@@ -3,10 +3,11 @@
 // ends the operator's tasks when the consumer drops the iterator (a `break` out of the loop).
 
 /// Calls `onDrop` once when the last copy of the iterator that owns it goes away.
+@usableFromInline
 final class IteratorLifetime: Sendable {
-  private let onDrop: @Sendable () -> Void
+  @usableFromInline let onDrop: @Sendable () -> Void
 
-  init(onDrop: @escaping @Sendable () -> Void) { self.onDrop = onDrop }
+  @inlinable init(onDrop: @escaping @Sendable () -> Void) { self.onDrop = onDrop }
 
   deinit { onDrop() }
 }

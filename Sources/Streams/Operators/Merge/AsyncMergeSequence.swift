@@ -6,13 +6,13 @@
 /// ```swift
 /// for try await event in merge([musicEvents, movieEvents, podcastEvents]) { … }
 /// ```
-public func merge<Base: AsyncSequence & Sendable>(_ bases: [Base]) -> AsyncMergeSequence<Base>
+@inlinable public func merge<Base: AsyncSequence & Sendable>(_ bases: [Base]) -> AsyncMergeSequence<Base>
 where Base.Element: Sendable {
   AsyncMergeSequence(bases: bases)
 }
 
 /// Merges the given sequences; see ``merge(_:)-(Array<Base>)``.
-public func merge<Base: AsyncSequence & Sendable>(_ bases: Base...) -> AsyncMergeSequence<Base>
+@inlinable public func merge<Base: AsyncSequence & Sendable>(_ bases: Base...) -> AsyncMergeSequence<Base>
 where Base.Element: Sendable {
   AsyncMergeSequence(bases: bases)
 }
@@ -35,25 +35,27 @@ public struct AsyncMergeSequence<Base: AsyncSequence & Sendable>: AsyncSequence,
 where Base.Element: Sendable {
   public typealias Element = Base.Element
 
-  let bases: [Base]
+  @usableFromInline let bases: [Base]
+
+  @inlinable init(bases: [Base]) { self.bases = bases }
 
   /// Creates the iterator; iteration of the bases starts on its first `next()`.
-  public func makeAsyncIterator() -> Iterator {
+  @inlinable public func makeAsyncIterator() -> Iterator {
     Iterator(storage: MergeStorage(bases: bases))
   }
 
   /// Produces the merged elements; see ``AsyncMergeSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    let storage: MergeStorage<Base>
-    let lifetime: IteratorLifetime
+    @usableFromInline let storage: MergeStorage<Base>
+    @usableFromInline let lifetime: IteratorLifetime
 
-    init(storage: MergeStorage<Base>) {
+    @inlinable init(storage: MergeStorage<Base>) {
       self.storage = storage
       self.lifetime = IteratorLifetime { storage.consumerCancelled() }
     }
 
     /// The next element of any base, or nil when all finished or the task was cancelled.
-    public mutating func next() async throws -> Element? {
+    @inlinable public mutating func next() async throws -> Element? {
       try await storage.next()
     }
   }

@@ -2,23 +2,30 @@
 // base waiting, so a fast base cannot fill memory while the consumer is slow.
 import Synchronization
 
+///
+/// @inlinable throughout so that it is specialised for the bases of the module that uses it
+/// (see Downstream.swift).
+@usableFromInline
 final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.Element: Sendable {
-  typealias Element = Base.Element
+  @usableFromInline typealias Element = Base.Element
 
-  private struct State {
-    var downstream = Downstream<Element>()
-    var tasks: [Task<Void, Never>] = []
-    var started = false
-    var running = 0
-    var producersWaitingForSpace: [UnsafeContinuation<Void, Never>] = []
+  @usableFromInline
+  struct State {
+    @usableFromInline var downstream = Downstream<Element>()
+    @usableFromInline var tasks: [Task<Void, Never>] = []
+    @usableFromInline var started = false
+    @usableFromInline var running = 0
+    @usableFromInline var producersWaitingForSpace: [UnsafeContinuation<Void, Never>] = []
+
+    @inlinable init() {}
   }
 
-  private let bases: [Base]
-  private let state = Mutex(State())
+  @usableFromInline let bases: [Base]
+  @usableFromInline let state = Mutex(State())
 
-  init(bases: [Base]) { self.bases = bases }
+  @inlinable init(bases: [Base]) { self.bases = bases }
 
-  func next() async throws -> Element? {
+  @inlinable func next() async throws -> Element? {
     let (ready, mustStart, wakeProducers) = state.withLock { state in
       let ready = state.downstream.poll()
       let wake = ready != nil ? takeProducersIfSpace(&state) : []
@@ -42,7 +49,7 @@ final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     }
   }
 
-  func consumerCancelled() {
+  @inlinable func consumerCancelled() {
     let (resumption, tasks, producers) = state.withLock { state in
       let producers = state.producersWaitingForSpace
       state.producersWaitingForSpace = []
@@ -55,7 +62,7 @@ final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     resumption?.resume()
   }
 
-  private func startBases() {
+  @inlinable func startBases() {
     let resumption = state.withLock { state in
       state.running = bases.count
       return bases.isEmpty ? state.downstream.finish() : nil
@@ -72,7 +79,7 @@ final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     }
   }
 
-  private func produce(from base: Base) async {
+  @inlinable func produce(from base: Base) async {
     do {
       for try await element in base {
         let (resumption, mustWait) = state.withLock { state in
@@ -97,7 +104,7 @@ final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     }
   }
 
-  private func waitForSpace() async {
+  @inlinable func waitForSpace() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let resumeNow = state.withLock { state -> Bool in
         if state.downstream.isEnded || state.downstream.bufferedCount < bases.count { return true }
@@ -108,7 +115,7 @@ final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.El
     }
   }
 
-  private func takeProducersIfSpace(_ state: inout State) -> [UnsafeContinuation<Void, Never>] {
+  @inlinable func takeProducersIfSpace(_ state: inout State) -> [UnsafeContinuation<Void, Never>] {
     guard state.downstream.bufferedCount < bases.count, !state.producersWaitingForSpace.isEmpty else {
       return []
     }

@@ -6,7 +6,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///
   /// Useful when only the answer for the latest input matters. See ``AsyncSwitchMapSequence``
   /// for the semantics of finish, failure and cancellation.
-  public func mapLatest<Output: Sendable>(
+  @inlinable public func mapLatest<Output: Sendable>(
     _ transform: @escaping @Sendable (Element) async -> Output
   ) -> AsyncMapLatestSequence<Self, Output> {
     AsyncMapLatestSequence(switchMap { input, emit in emit(await transform(input)) })
@@ -15,7 +15,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Like ``mapLatest(_:)``, for a transform that can fail: its failures become elements, so one
   /// failing transform does not end the sequence. A superseded transform's result, including
   /// its `CancellationError`, is never yielded.
-  public func mapLatest<Output: Sendable>(
+  @inlinable public func mapLatest<Output: Sendable>(
     catching transform: @escaping @Sendable (Element) async throws -> Output
   ) -> AsyncMapLatestSequence<Self, Result<Output, any Error>> {
     AsyncMapLatestSequence(switchMap { input, emit in
@@ -34,21 +34,23 @@ public struct AsyncMapLatestSequence<Base: AsyncSequence & Sendable, Output: Sen
 where Base.Element: Sendable {
   public typealias Element = Output
 
-  let switchMap: AsyncSwitchMapSequence<Base, Output>
+  @usableFromInline let switchMap: AsyncSwitchMapSequence<Base, Output>
 
-  init(_ switchMap: AsyncSwitchMapSequence<Base, Output>) { self.switchMap = switchMap }
+  @inlinable init(_ switchMap: AsyncSwitchMapSequence<Base, Output>) { self.switchMap = switchMap }
 
   /// Creates the iterator.
-  public func makeAsyncIterator() -> Iterator {
+  @inlinable public func makeAsyncIterator() -> Iterator {
     Iterator(base: switchMap.makeAsyncIterator())
   }
 
   /// Produces the outputs of the transforms that were not superseded.
   public struct Iterator: AsyncIteratorProtocol {
-    var base: AsyncSwitchMapSequence<Base, Output>.Iterator
+    @usableFromInline var base: AsyncSwitchMapSequence<Base, Output>.Iterator
+
+    @inlinable init(base: AsyncSwitchMapSequence<Base, Output>.Iterator) { self.base = base }
 
     /// The next output, or nil when the sequence finished or the task was cancelled.
-    public mutating func next() async throws -> Output? {
+    @inlinable public mutating func next() async throws -> Output? {
       while let event = try await base.next() {
         if case .output(let output) = event { return output }
       }

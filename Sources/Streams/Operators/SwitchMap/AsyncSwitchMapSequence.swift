@@ -20,7 +20,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// ```
   ///
   /// See ``AsyncSwitchMapSequence`` for the exact semantics.
-  public func switchMap<Output: Sendable>(
+  @inlinable public func switchMap<Output: Sendable>(
     _ child: @escaping @Sendable (Element, SwitchMapEmitter<Output>) async -> Void
   ) -> AsyncSwitchMapSequence<Self, Output> {
     AsyncSwitchMapSequence(base: self, child: child)
@@ -44,13 +44,15 @@ extension SwitchMapEvent: Equatable where Input: Equatable, Output: Equatable {}
 
 /// Passes a child's outputs downstream while its element is the latest.
 public struct SwitchMapEmitter<Output: Sendable>: Sendable {
-  let deliver: @Sendable (Output) -> Bool
+  @usableFromInline let deliver: @Sendable (Output) -> Bool
+
+  @inlinable init(deliver: @escaping @Sendable (Output) -> Bool) { self.deliver = deliver }
 
   /// Emits `output` unless a newer element has superseded this child (or the consumer has gone);
   /// returns whether it was emitted. A superseded child's output is never emitted, even one
   /// produced in the same instant as the newer element.
   @discardableResult
-  public func callAsFunction(_ output: Output) -> Bool { deliver(output) }
+  @inlinable public func callAsFunction(_ output: Output) -> Bool { deliver(output) }
 }
 
 /// An asynchronous sequence that runs a child task per element of its base, cancelling the
@@ -75,26 +77,31 @@ public struct AsyncSwitchMapSequence<Base: AsyncSequence & Sendable, Output: Sen
 where Base.Element: Sendable {
   public typealias Element = SwitchMapEvent<Base.Element, Output>
 
-  let base: Base
-  let child: @Sendable (Base.Element, SwitchMapEmitter<Output>) async -> Void
+  @usableFromInline let base: Base
+  @usableFromInline let child: @Sendable (Base.Element, SwitchMapEmitter<Output>) async -> Void
+
+  @inlinable init(base: Base, child: @escaping @Sendable (Base.Element, SwitchMapEmitter<Output>) async -> Void) {
+    self.base = base
+    self.child = child
+  }
 
   /// Creates the iterator; iteration of the base starts on its first `next()`.
-  public func makeAsyncIterator() -> Iterator {
+  @inlinable public func makeAsyncIterator() -> Iterator {
     Iterator(storage: SwitchMapStorage(base: base, child: child))
   }
 
   /// Produces outputs and cancellations; see ``AsyncSwitchMapSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    let storage: SwitchMapStorage<Base, Output>
-    let lifetime: IteratorLifetime
+    @usableFromInline let storage: SwitchMapStorage<Base, Output>
+    @usableFromInline let lifetime: IteratorLifetime
 
-    init(storage: SwitchMapStorage<Base, Output>) {
+    @inlinable init(storage: SwitchMapStorage<Base, Output>) {
       self.storage = storage
       self.lifetime = IteratorLifetime { storage.consumerCancelled() }
     }
 
     /// The next event, or nil when the sequence finished or the task was cancelled.
-    public mutating func next() async throws -> Element? {
+    @inlinable public mutating func next() async throws -> Element? {
       try await storage.next()
     }
   }

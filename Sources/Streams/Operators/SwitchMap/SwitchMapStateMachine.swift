@@ -2,33 +2,48 @@
 // may pass, when a cancellation is reported, and when the sequence ends.
 
 /// switchMap's state: the latest child, the base's progress, and the consumer side.
+///
+/// @usableFromInline rather than private throughout, so that it is specialised in the module
+/// that uses switchMap (see Downstream.swift); only SwitchMapStorage touches it.
+@usableFromInline
 struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
-  typealias Event = SwitchMapEvent<Input, Output>
+  @usableFromInline typealias Event = SwitchMapEvent<Input, Output>
 
   /// What the storage does after releasing the lock.
+  @usableFromInline
   struct Action {
-    var resumption: Resumption<Event>?
-    var cancelChild: Task<Void, Never>?
-    var cancelPump: Task<Void, Never>?
+    @usableFromInline var resumption: Resumption<Event>?
+    @usableFromInline var cancelChild: Task<Void, Never>?
+    @usableFromInline var cancelPump: Task<Void, Never>?
+
+    @inlinable init() {}
   }
 
-  private struct Child {
-    var generation: UInt64
-    var input: Input
-    var task: Task<Void, Never>?
-    var hasReturned = false
+  @usableFromInline
+  struct Child {
+    @usableFromInline var generation: UInt64
+    @usableFromInline var input: Input
+    @usableFromInline var task: Task<Void, Never>?
+    @usableFromInline var hasReturned = false
+
+    @inlinable init(generation: UInt64, input: Input) {
+      self.generation = generation
+      self.input = input
+    }
   }
 
-  private var latest: Child?
-  private var generation: UInt64 = 0
-  private var pump: Task<Void, Never>?
-  private var baseHasFinished = false
-  private var downstream = Downstream<Event>()
+  @usableFromInline var latest: Child?
+  @usableFromInline var generation: UInt64 = 0
+  @usableFromInline var pump: Task<Void, Never>?
+  @usableFromInline var baseHasFinished = false
+  @usableFromInline var downstream = Downstream<Event>()
+
+  @inlinable init() {}
 
   /// Whether the base's iteration has been started.
-  var hasStarted: Bool { pump != nil || downstream.isEnded }
+  @inlinable var hasStarted: Bool { pump != nil || downstream.isEnded }
 
-  mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
+  @inlinable mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
     // The consumer may have gone between deciding to start and starting: stop it then.
     guard !downstream.isEnded else { return task }
     pump = task
@@ -36,7 +51,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
   }
 
   /// A new element: returns the generation its child must carry, nil when the sequence ended.
-  mutating func element(_ input: Input) -> (generation: UInt64?, action: Action) {
+  @inlinable mutating func element(_ input: Input) -> (generation: UInt64?, action: Action) {
     var action = Action()
     guard !downstream.isEnded else { return (nil, action) }
     if let previous = latest, !previous.hasReturned {
@@ -52,7 +67,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return (generation, action)
   }
 
-  mutating func childStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
+  @inlinable mutating func childStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
     guard latest?.generation == generation, !downstream.isEnded else {
       // Superseded (or the consumer left) before its task was recorded: cancel it now.
       return task
@@ -61,7 +76,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return nil
   }
 
-  mutating func childEmitted(_ output: Output, generation: UInt64) -> (emitted: Bool, Resumption<Event>?) {
+  @inlinable mutating func childEmitted(_ output: Output, generation: UInt64) -> (emitted: Bool, Resumption<Event>?) {
     guard let current = latest, current.generation == generation, !downstream.isEnded else {
       // A superseded child's output: never delivered, even within the same instant.
       return (false, nil)
@@ -69,13 +84,13 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return (true, downstream.send(.output(output)))
   }
 
-  mutating func childReturned(generation: UInt64) -> Resumption<Event>? {
+  @inlinable mutating func childReturned(generation: UInt64) -> Resumption<Event>? {
     guard latest?.generation == generation else { return nil }
     latest?.hasReturned = true
     return baseHasFinished ? downstream.finish() : nil
   }
 
-  mutating func baseFinished() -> Resumption<Event>? {
+  @inlinable mutating func baseFinished() -> Resumption<Event>? {
     baseHasFinished = true
     if let child = latest, !child.hasReturned {
       // The last child still runs: the sequence ends when it returns.
@@ -84,7 +99,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return downstream.finish()
   }
 
-  mutating func baseFailed(_ error: any Error) -> Action {
+  @inlinable mutating func baseFailed(_ error: any Error) -> Action {
     var action = Action()
     action.cancelChild = latest?.task
     latest = nil
@@ -92,7 +107,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return action
   }
 
-  mutating func consumerCancelled() -> Action {
+  @inlinable mutating func consumerCancelled() -> Action {
     var action = Action()
     action.cancelChild = latest?.task
     latest = nil
@@ -102,9 +117,9 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return action
   }
 
-  mutating func poll() -> Result<Event?, any Error>? { downstream.poll() }
+  @inlinable mutating func poll() -> Result<Event?, any Error>? { downstream.poll() }
 
-  mutating func wait(_ continuation: UnsafeContinuation<Event?, any Error>) -> Resumption<Event>? {
+  @inlinable mutating func wait(_ continuation: UnsafeContinuation<Event?, any Error>) -> Resumption<Event>? {
     downstream.wait(continuation)
   }
 }

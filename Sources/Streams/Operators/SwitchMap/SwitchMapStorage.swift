@@ -2,22 +2,26 @@
 // (resume the consumer, start or cancel a task) after releasing the lock.
 import Synchronization
 
+///
+/// @inlinable throughout so that it is specialised for the base and output of the module that
+/// uses it (see Downstream.swift).
+@usableFromInline
 final class SwitchMapStorage<Base: AsyncSequence & Sendable, Output: Sendable>: Sendable
 where Base.Element: Sendable {
-  typealias Input = Base.Element
-  typealias Event = SwitchMapEvent<Input, Output>
-  private typealias Machine = SwitchMapStateMachine<Input, Output>
+  @usableFromInline typealias Input = Base.Element
+  @usableFromInline typealias Event = SwitchMapEvent<Input, Output>
+  @usableFromInline typealias Machine = SwitchMapStateMachine<Input, Output>
 
-  private let base: Base
-  private let child: @Sendable (Input, SwitchMapEmitter<Output>) async -> Void
-  private let state = Mutex(Machine())
+  @usableFromInline let base: Base
+  @usableFromInline let child: @Sendable (Input, SwitchMapEmitter<Output>) async -> Void
+  @usableFromInline let state = Mutex(Machine())
 
-  init(base: Base, child: @escaping @Sendable (Input, SwitchMapEmitter<Output>) async -> Void) {
+  @inlinable init(base: Base, child: @escaping @Sendable (Input, SwitchMapEmitter<Output>) async -> Void) {
     self.base = base
     self.child = child
   }
 
-  func next() async throws -> Event? {
+  @inlinable func next() async throws -> Event? {
     let (ready, mustStart) = state.withLock { machine in
       (machine.poll(), !machine.hasStarted)
     }
@@ -32,11 +36,11 @@ where Base.Element: Sendable {
     }
   }
 
-  func consumerCancelled() {
+  @inlinable func consumerCancelled() {
     perform(state.withLock { $0.consumerCancelled() })
   }
 
-  private func startPump() {
+  @inlinable func startPump() {
     let task = Task(inheritingExecutor: { [self] in
       do {
         for try await input in base {
@@ -52,7 +56,7 @@ where Base.Element: Sendable {
     state.withLock { $0.pumpStarted(task) }?.cancel()
   }
 
-  private func startChild(for input: Input, generation: UInt64) {
+  @inlinable func startChild(for input: Input, generation: UInt64) {
     let emitter = SwitchMapEmitter<Output> { [self] output in
       let (emitted, resumption) = state.withLock { $0.childEmitted(output, generation: generation) }
       resumption?.resume()
@@ -65,7 +69,7 @@ where Base.Element: Sendable {
     state.withLock { $0.childStarted(task, generation: generation) }?.cancel()
   }
 
-  private func perform(_ action: Machine.Action) {
+  @inlinable func perform(_ action: Machine.Action) {
     action.cancelChild?.cancel()
     action.cancelPump?.cancel()
     action.resumption?.resume()

@@ -1,0 +1,70 @@
+// The benchmark's command line: how many runs, how large, which sections, and the output form.
+
+/// What the benchmark was asked to do.
+struct BenchOptions: Sendable {
+  /// Timed runs per figure (after one warm-up).
+  var runs = 5
+  /// Elements per operator run (the issue's N).
+  var elements = 1_000_000
+  /// Bursts of 1,000 elements in the live debounce run; each is followed by 60 ms of quiet, so
+  /// the run lasts at least bursts × 60 ms. The issue's 1,000 bursts take a minute per run, six
+  /// minutes with the warm-up: the default measures 100 (the figure is per element either way);
+  /// `--full` measures 1,000.
+  var debounceBursts = 100
+  /// Print JSON instead of the table.
+  var json = false
+  /// The 200,000-keystroke recording, if given.
+  var tracePath: String?
+  /// Only these sections (nil: all): operators, lines, virtual, replay, catalog, cache, binary.
+  var sections: Set<String>?
+
+  static let usage = """
+    USAGE: stream-search-bench [--json] [--quick] [--full] [--runs <n>] [--trace <path>] [--only <sections>]
+
+    OPTIONS:
+      --json             Print the figures as JSON instead of a table.
+      --quick            3 runs, N = 200,000, 50 debounce bursts (about a minute).
+      --full             The issue's 1,000 debounce bursts (adds about 5 minutes).
+      --runs <n>         Timed runs per figure (default: 5).
+      --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
+      --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, cache,
+                         binary.
+      -h, --help         Show help information.
+    """
+
+  /// Parses `arguments` (without the program name); throws a message for a bad one.
+  init(arguments: [String]) throws(BenchOptionsError) {
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--json": json = true
+      case "--quick":
+        runs = 3
+        elements = 200_000
+        debounceBursts = 50
+      case "--full": debounceBursts = 1_000
+      case "--runs":
+        guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
+          throw BenchOptionsError(message: "--runs needs a positive number")
+        }
+        runs = value
+      case "--trace":
+        guard let value = remaining.popFirst() else { throw BenchOptionsError(message: "--trace needs a path") }
+        tracePath = value
+      case "--only":
+        guard let value = remaining.popFirst() else { throw BenchOptionsError(message: "--only needs sections") }
+        sections = Set(value.split(separator: ",").map(String.init))
+      case "-h", "--help": throw BenchOptionsError(message: nil)
+      default: throw BenchOptionsError(message: "Unknown option '\(argument)'")
+      }
+    }
+  }
+
+  /// Whether `section` is to be measured.
+  func includes(_ section: String) -> Bool { sections?.contains(section) ?? true }
+}
+
+/// A bad command line; a nil message asks for the help text.
+struct BenchOptionsError: Error {
+  let message: String?
+}

@@ -1,0 +1,64 @@
+// Finds the 200,000-keystroke recording of section 2: the path given by --trace, else
+// .bench/trace-200k-seed42.jsonl, generated there with ../shared/tools/gen_trace.py if absent.
+import Foundation
+
+enum TraceFile {
+  static let events = 200_000
+  static let seed = 42
+
+  /// The recording's lines, or why there is none.
+  static func lines(options: BenchOptions) -> Result<[Substring], BenchmarkFailure> {
+    let path: String
+    if let given = options.tracePath {
+      path = given
+    } else {
+      let root = packageRoot()
+      path = root.appendingPathComponent(".bench/trace-200k-seed\(seed).jsonl").path
+      if !FileManager.default.fileExists(atPath: path) {
+        if let failure = generate(into: path, root: root) { return .failure(failure) }
+      }
+    }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      return .failure(BenchmarkFailure(description: "cannot read the recording at \(path)"))
+    }
+    return .success(text.split(separator: "\n"))
+  }
+
+  /// The package root: the working directory when it holds Package.swift (swift run), else the
+  /// directory above .build of the running binary.
+  static func packageRoot() -> URL {
+    let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    if FileManager.default.fileExists(atPath: current.appendingPathComponent("Package.swift").path) {
+      return current
+    }
+    var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+    while url.path != "/" {
+      url.deleteLastPathComponent()
+      if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+    }
+    return current
+  }
+
+  /// Runs gen_trace.py; returns why it could not, or nil.
+  private static func generate(into path: String, root: URL) -> BenchmarkFailure? {
+    let script = root.appendingPathComponent("../shared/tools/gen_trace.py").standardized.path
+    guard FileManager.default.fileExists(atPath: script) else {
+      return BenchmarkFailure(description: "no recording: pass --trace, or put gen_trace.py at \(script)")
+    }
+    try? FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script, "--events", "\(events)", "--seed", "\(seed)", "--out", path]
+    do {
+      try process.run()
+      process.waitUntilExit()
+    } catch {
+      return BenchmarkFailure(description: "cannot run python3 \(script): \(error)")
+    }
+    guard process.terminationStatus == 0 else {
+      return BenchmarkFailure(description: "gen_trace.py failed with status \(process.terminationStatus)")
+    }
+    return nil
+  }
+}

@@ -1,0 +1,58 @@
+// stream-search-bench: the release-build benchmark of every hot path (issue 6). Prints one table
+// (or JSON): each figure is the median of 5 runs after a warm-up, with min and max.
+// Run: swift run -c release stream-search-bench [--json] [--quick]
+import Foundation
+import Streams
+
+let options: BenchOptions
+do {
+  options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+  if let message = error.message {
+    FileHandle.standardError.write(Data("Error: \(message)\n\(BenchOptions.usage)\n".utf8))
+    exit(64)
+  }
+  print(BenchOptions.usage)
+  exit(0)
+}
+
+/// Runs the chosen sections off the main actor, section by section, and returns the table.
+func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
+  let stopwatch = Stopwatch(clock: ContinuousClock(), runs: options.runs)
+  var table = ResultTable()
+  let operators = OperatorSection(options: options, stopwatch: stopwatch)
+  if options.includes("operators") { try await operators.live(into: &table) }
+  if options.includes("lines") { try await operators.overLineReader(into: &table) }
+  if options.includes("virtual") { try await operators.virtual(into: &table) }
+  if options.includes("replay") { try await ReplaySection(options: options, stopwatch: stopwatch).measure(into: &table) }
+  if options.includes("binary") { BinarySection().measure(into: &table) }
+  if options.includes("catalog") {
+    try await CatalogSection(options: options, stopwatch: stopwatch).measure(into: &table)
+  }
+  if options.includes("cache") { try await CacheSection(options: options, stopwatch: stopwatch).measure(into: &table) }
+  return table
+}
+
+let started = processCPUNanoseconds()
+let wallClock = ContinuousClock()
+let wallStart = wallClock.now
+// The consumer of every workload runs in this task, on the global concurrent executor, not on
+// the main actor.
+let outcome = await Task(inheritingExecutor: { () async -> Result<ResultTable, any Error> in
+  do { return .success(try await runBenchmarks(options)) } catch { return .failure(error) }
+}).value
+switch outcome {
+case .success(let table):
+  if options.json {
+    print((try? table.json()) ?? "[]")
+  } else {
+    print(table.text())
+    let wall = nanoseconds(wallStart.duration(to: wallClock.now)) / 1e9
+    let cpu = (processCPUNanoseconds() - started) / 1e9
+    print(String(format: "\nruns: %d after a warm-up; total %.0f s wall, %.0f s CPU; peak RSS %d MB",
+      options.runs, wall, cpu, peakResidentBytes() >> 20))
+  }
+case .failure(let error):
+  FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+  exit(1)
+}

@@ -33,6 +33,28 @@ import Testing
     }
   }
 
+  @Test func aReplayEndingWithPendingTermsInManySessionsIsIdenticalInEveryProcess() async throws {
+    // Every session has a term pending when the input ends: they all settle at one instant, and
+    // must come out in the same order whatever order a process's dictionaries iterate in.
+    let sessions = ["zed", "amy", "kim", "bob", "lea", "max", "ivy", "tom"]
+    let recording = sessions.enumerated().map { index, session in
+      #"{"at_ms": \#(index * 10), "term": "radio\#(index)", "session": "\#(session)"}"#
+    }.joined(separator: "\n") + "\n"
+    var first: Data?
+    for _ in 1...10 {
+      let result = try await Subprocess.run(try binary(), arguments: ["--replay"], input: Data(recording.utf8))
+      #expect(result.status == 0)
+      if let first {
+        #expect(result.standardOutput == first)
+      } else {
+        first = result.standardOutput
+      }
+    }
+    let searched = try events(String(decoding: first ?? Data(), as: UTF8.self))
+      .filter { $0["type"] as? String == "search" }.compactMap { $0["session"] as? String }
+    #expect(searched == sessions.sorted())
+  }
+
   @Test func theSecondTaylorIsACacheHitWithNoRequest() async throws {
     let input = Self.root.appendingPathComponent("Examples/recordings/taylor-twice.jsonl").path
     let result = try await Subprocess.run(try binary(), arguments: ["--replay", "--input", input])

@@ -41,18 +41,20 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
     let now = clock.now
     guard now >= nextSweep else { return [] }
     nextSweep = now.advanced(by: idleTimeout / 2)
-    var forgotten: [String] = []
-    for (key, session) in sessions where session.lastActivity.advanced(by: idleTimeout) <= now {
-      session.input.finish()
-      sessions[key] = nil
-      forgotten.append(key)
+    // Sorted: a dictionary's order changes from process to process, and the order sessions
+    // are finished in is the order their last events come out in.
+    let forgotten = sessions.filter { $0.value.lastActivity.advanced(by: idleTimeout) <= now }.keys.sorted()
+    for key in forgotten {
+      sessions.removeValue(forKey: key)?.input.finish()
     }
-    return forgotten.sorted()
+    return forgotten
   }
 
   /// Finishes every session's stream: pending terms settle and the last searches complete.
+  /// Sessions are finished in the order of their names, so a replay's last events come out in
+  /// the same order in every process.
   mutating func finishAll() {
-    for session in sessions.values { session.input.finish() }
+    for key in sessions.keys.sorted() { sessions[key]?.input.finish() }
     sessions.removeAll()
   }
 }

@@ -52,6 +52,14 @@ struct OperatorSection {
     table.append(row("(b) LineReader + removeDuplicates (half repeat)", section: "1 lines", target: "≤ 600",
       anchor: "1,200–2,200",
       sample: try await perElement(n) { try await work.removeDuplicates(repeated($0), lines: $0) }))
+    let burstCount = options.debounceBursts
+    let bursts = (0..<burstCount).map { burst in work.payload(1_000) { pool[burst * 1_000 + $0] } }
+    table.append(row(
+      "(c) LineReader + debounce(50 ms), CPU ÷ N", section: "1 lines", target: "≤ 2,000", anchor: "4,000",
+      sample: try await stopwatch.nanosecondsPerUnit(
+        meter: .processCPU, size: burstCount, warmUpSize: max(1, burstCount / 10), units: Double(burstCount * 1_000)
+      ) { try await work.debounce(Array(bursts.prefix($0))) },
+      note: "\(burstCount) bursts of 1,000"))
     table.append(row("(d) LineReader + switchMap, all superseded", section: "1 lines",
       sample: try await perElement(n) { try await work.switchMap(endsWithLast($0), lines: $0) }))
     table.append(row("(e) merge of three LineReaders of N/3", section: "1 lines", target: "≤ 1,600",

@@ -23,9 +23,10 @@ struct CatalogSection {
         p99.append(latencies[min(latencies.count - 1, latencies.count * 99 / 100)] / 1_000)
       }
       let note = p50.isEmpty ? "pending: CatalogSource is not merged yet (hook in CatalogSection.swift)" : ""
-      table.append(ResultRow(section: "4 catalog", name: "query latency p50, \(String(items).withThousandsSeparators) items", unit: "µs",
+      let size = String(items).withThousandsSeparators
+      table.append(ResultRow(section: "4 catalog", name: "query latency p50, \(size) items", unit: "µs",
         sample: p50.isEmpty ? nil : Sample(p50), note: note))
-      table.append(ResultRow(section: "4 catalog", name: "query latency p99, \(String(items).withThousandsSeparators) items", unit: "µs",
+      table.append(ResultRow(section: "4 catalog", name: "query latency p99, \(size) items", unit: "µs",
         sample: p99.isEmpty ? nil : Sample(p99), target: items == 100_000 ? "≤ 200" : "", note: note))
     }
   }

@@ -37,6 +37,31 @@ struct LinePipeWorkload: Sendable {
     }
   }
 
+  /// (c) + debounce(50 ms): a writer task writes each burst of lines, then pauses 60 ms on the
+  /// clock. A burst (about 25 KB) fits in a pipe's 64 KB buffer while the reader keeps up, so
+  /// the blocking write does not hold up the cooperative thread for long.
+  func debounce(_ bursts: [[UInt8]]) async throws {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw BenchmarkFailure(description: "pipe() failed: errno \(errno)") }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    defer { close(readEnd) }
+    let clock = ContinuousClock()
+    let writer = Task(inheritingExecutor: {
+      for burst in bursts {
+        Self.writeAll(burst, to: writeEnd)
+        try? await clock.sleep(for: .milliseconds(60))
+      }
+      close(writeEnd)
+    })
+    var received = 0
+    for try await _ in Self.texts(readEnd).debounce(for: .milliseconds(50), clock: clock) { received += 1 }
+    await writer.value
+    // As in OperatorWorkloads: live, a late timer can merge two bursts.
+    guard (1...bursts.count).contains(received) else {
+      throw BenchmarkFailure(description: "LineReader debounce outputs: \(received) for \(bursts.count) bursts")
+    }
+  }
+
   /// The last line of the switchMap payload: its child answers at once, so the sequence ends.
   static let lastLine = "the last element"
 
@@ -84,17 +109,22 @@ struct LinePipeWorkload: Sendable {
     guard pipe(&ends) == 0 else { throw BenchmarkFailure(description: "pipe() failed: errno \(errno)") }
     let writeEnd = ends[1]
     let writer = Thread {
-      payload.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-          let written = write(writeEnd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-          if written <= 0 { break }
-          offset += written
-        }
-      }
+      Self.writeAll(payload, to: writeEnd)
       close(writeEnd)
     }
     writer.start()
     return ends[0]
+  }
+
+  /// Writes all of `bytes` to `descriptor`, stopping early only if the reader went away.
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        if written <= 0 { break }
+        offset += written
+      }
+    }
   }
 }

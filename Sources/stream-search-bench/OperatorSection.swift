@@ -41,17 +41,32 @@ struct OperatorSection {
     }
     let distinct = payloads { index, _ in pool[index] }
     let repeated = payloads { index, _ in pool[index / 2] }
-    let endsWithLast = payloads { index, count in index == count - 1 ? LinePipeWorkload.lastLine : pool[index] }
-    let thirds = (0..<3).map { base in (work.payload(n / 3) { pool[base * n / 3 + $0] }, work.payload(warmUp / 3) { pool[$0] }) }
+    let endsWithLast = payloads { index, count in
+      index == count - 1 ? LinePipeWorkload.lastLine : pool[index]
+    }
+    let thirds = (0..<3).map { base in
+      (full: work.payload(n / 3) { pool[base * n / 3 + $0] }, warmUp: work.payload(warmUp / 3) { pool[$0] })
+    }
     table.append(row("(a) writer thread → pipe → LineReader → consumer", section: "1 lines", target: "≤ 1,000",
       sample: try await perElement(n) { try await work.baseline(distinct($0), lines: $0) }))
     table.append(row("(b) LineReader + removeDuplicates (half repeat)", section: "1 lines", target: "≤ 600",
-      anchor: "1,200–2,200", sample: try await perElement(n) { try await work.removeDuplicates(repeated($0), lines: $0) }))
+      anchor: "1,200–2,200",
+      sample: try await perElement(n) { try await work.removeDuplicates(repeated($0), lines: $0) }))
+    let burstCount = options.debounceBursts
+    let bursts = (0..<burstCount).map { burst in work.payload(1_000) { pool[burst * 1_000 + $0] } }
+    table.append(row(
+      "(c) LineReader + debounce(50 ms), CPU ÷ N", section: "1 lines", target: "≤ 2,000", anchor: "4,000",
+      sample: try await stopwatch.nanosecondsPerUnit(
+        meter: .processCPU, size: burstCount, warmUpSize: max(1, burstCount / 10), units: Double(burstCount * 1_000)
+      ) { try await work.debounce(Array(bursts.prefix($0))) },
+      note: "\(burstCount) bursts of 1,000"))
     table.append(row("(d) LineReader + switchMap, all superseded", section: "1 lines",
       sample: try await perElement(n) { try await work.switchMap(endsWithLast($0), lines: $0) }))
-    table.append(row("(e) merge of three LineReaders of N/3", section: "1 lines", target: "≤ 1,600", anchor: "3,200–5,000",
+    table.append(row("(e) merge of three LineReaders of N/3", section: "1 lines", target: "≤ 1,600",
+      anchor: "3,200–5,000",
       sample: try await perElement(n) { size in
-        try await work.merge3(thirds.map { size == n ? $0.0 : $0.1 }, lines: size == n ? n / 3 * 3 : warmUp / 3 * 3)
+        let full = size == n
+        try await work.merge3(thirds.map { full ? $0.full : $0.warmUp }, lines: (full ? n : warmUp) / 3 * 3)
       }))
   }
 

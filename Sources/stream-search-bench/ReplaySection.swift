@@ -31,20 +31,24 @@ struct ReplaySection {
     table.append(ResultRow(section: "2 replay", name: "InputLineParser.parse alone", unit: "lines/s",
       sample: parse.inverted { 1e9 / $0 }))
     for encode in [false, true] {
+      var shape = ""
       let sample = try await stopwatch.nanosecondsPerUnit(
         meter: .wall, size: lines.count, warmUpSize: lines.count, units: count
-      ) { _ in try Self.replay(lines, encode: encode) }
+      ) { _ in
+        let (summary, events) = try Self.replay(lines, encode: encode)
+        shape = "\(summary.searches) searches, \(summary.requests) requests, \(events) events"
+      }
       table.append(ResultRow(
         section: "2 replay",
         name: encode ? "(ii) replay, every event encoded to JSON Lines" : "(i) replay, events counted",
         unit: "keystrokes/s", sample: sample.inverted { 1e9 / $0 },
         target: encode ? "" : "≥ 2,000,000", anchor: encode ? "" : "RxPY ≈ 60,000",
-        note: "parse included; BenchSource stand-in for CatalogSource"))
+        note: "\(shape); parse included; BenchSource stand-in for CatalogSource"))
     }
   }
 
-  /// Replays `lines` once; returns after the summary.
-  static func replay(_ lines: [Substring], encode: Bool) throws {
+  /// Replays `lines` once; returns the summary and how many events the sink received.
+  static func replay(_ lines: [Substring], encode: Bool) throws -> (RunSummary, Int) {
     var configuration = PipelineConfiguration()
     configuration.categories = [.music, .movies, .podcasts]
     configuration.limit = 10
@@ -66,6 +70,7 @@ struct ReplaySection {
     guard sink.count > 2 * summary.searches else {
       throw BenchmarkFailure(description: "\(sink.count) events for \(summary.searches) searches")
     }
+    return (summary, sink.count)
   }
 }
 

@@ -50,6 +50,8 @@ enum TraceFile {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script, "--events", "\(events)", "--seed", "\(seed)", "--out", path]
+    // gen_trace.py reports on stdout; keep the table (or JSON) the only thing printed there.
+    process.standardOutput = FileHandle.nullDevice
     do {
       try process.run()
       process.waitUntilExit()

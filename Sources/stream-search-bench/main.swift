@@ -24,7 +24,9 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   if options.includes("operators") { try await operators.live(into: &table) }
   if options.includes("lines") { try await operators.overLineReader(into: &table) }
   if options.includes("virtual") { try await operators.virtual(into: &table) }
-  if options.includes("replay") { try await ReplaySection(options: options, stopwatch: stopwatch).measure(into: &table) }
+  if options.includes("replay") {
+    try await ReplaySection(options: options, stopwatch: stopwatch).measure(into: &table)
+  }
   if options.includes("binary") { BinarySection().measure(into: &table) }
   if options.includes("catalog") {
     try await CatalogSection(options: options, stopwatch: stopwatch).measure(into: &table)

@@ -1,5 +1,6 @@
 // The pipeline's semantics, replayed in virtual time with a counting stub source.
 import Pipeline
+import Synchronization
 import Streams
 import Testing
 
@@ -221,4 +222,30 @@ import Testing
     #expect(summary.cacheHits == 3)
     #expect(log.events.map(\.seq) == Array(1...log.events.count))
   }
+}
+
+@Suite struct SessionIdleTests {
+  @Test func anIdleSessionIsForgottenAndStartsAfreshWhenItComesBack() throws {
+    let forgotten = Recorder<String>()
+    var configuration = PipelineConfiguration()
+    configuration.sessionIdleTimeout = .seconds(2)
+    configuration.log = { message in
+      if case .sessionForgotten(let session) = message { forgotten.append(session) }
+    }
+    let keys = [Key(0, "tay", session: "a"), Key(3_000, "zim", session: "b"), Key(6_000, "tay", session: "a")]
+    let (log, source) = try replay(keys, configuration: configuration)
+    #expect(forgotten.values == ["a", "b"])
+    // Forgotten, "a" has no distinct state left: "tay" is searched again, from the cache.
+    #expect(log.lines.filter { $0.hasPrefix("[a]") } == [
+      "[a] search tay@300", "[a] results tay load@701", "[a] search tay@6300", "[a] results tay cache@6300",
+    ])
+    #expect(source.requests.count == 6)
+  }
+}
+
+/// A thread-safe list the tests append to from inside tasks.
+final class Recorder<Value: Sendable>: Sendable {
+  private let storage = Mutex<[Value]>([])
+  func append(_ value: Value) { storage.withLock { $0.append(value) } }
+  var values: [Value] { storage.withLock { $0 } }
 }

@@ -2,6 +2,7 @@
 // (resume the consumer, start or cancel a task) after releasing the lock.
 import Synchronization
 
+/// The state debounce's pump, timer and consumer share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the base and clock of the module that
 /// uses it (see Downstream.swift).

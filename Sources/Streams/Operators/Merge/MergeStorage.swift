@@ -2,6 +2,7 @@
 // base waiting, so a fast base cannot fill memory while the consumer is slow.
 import Synchronization
 
+/// The state merge's producers and consumer share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the bases of the module that uses it
 /// (see Downstream.swift).

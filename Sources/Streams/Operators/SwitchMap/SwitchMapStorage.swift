@@ -2,6 +2,7 @@
 // (resume the consumer, start or cancel a task) after releasing the lock.
 import Synchronization
 
+/// The state switchMap's pump, children and consumer share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the base and output of the module that
 /// uses it (see Downstream.swift).

@@ -62,7 +62,10 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
 
   @Test(arguments: [
     ("a delay shorter than the timeout", Reply(body: FaultCase.body, fault: .delay(.milliseconds(200)))),
-    ("a slow drip of 16 bytes every 10 ms", Reply(body: FaultCase.body, fault: .slowDrip(chunk: 16, every: .milliseconds(10)))),
+    (
+      "a slow drip of 16 bytes every 10 ms",
+      Reply(body: FaultCase.body, fault: .slowDrip(chunk: 16, every: .milliseconds(10)))
+    ),
   ])
   func slowButCompleteAnswerGivesResults(name: String, reply: Reply) async throws {
     try await withStandIn(Self.handler(boom: reply)) { server in

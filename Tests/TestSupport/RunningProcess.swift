@@ -104,12 +104,15 @@ public final class RunningProcess: Sendable {
     resumeWaiters(for: line)
   }
 
+  /// Resumes the waiters satisfied by `line`, or by any line so far when `line` is nil; only
+  /// the new line is searched otherwise, so a long output costs no quadratic rescans.
   private func resumeWaiters(for line: String?) {
-    let all = output.withLock { $0 }
+    let all = line == nil ? output.withLock { $0 } : []
     let due = waiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
       var due: [CheckedContinuation<Void, Never>] = []
       waiters.removeAll { fragment, continuation in
-        guard all.contains(where: { $0.contains(fragment) }) else { return false }
+        let satisfied = line.map { $0.contains(fragment) } ?? all.contains { $0.contains(fragment) }
+        guard satisfied else { return false }
         due.append(continuation)
         return true
       }

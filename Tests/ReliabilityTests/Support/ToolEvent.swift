@@ -75,3 +75,16 @@ func answerBody(for term: String, count: Int = 1) -> Data {
   }
   return Data(#"{"resultCount":\#(count),"results":[\#(items.joined(separator: ","))]}"#.utf8)
 }
+
+/// The sessions whose searches do not each end in exactly one terminal event: per session, the
+/// searches and terminal events must alternate (search, its end, search, …), each end naming its
+/// search's term. Empty when every search ended once.
+func sessionsWithUnpairedSearches(_ events: [ToolEvent]) -> [String] {
+  let flow = events.filter { $0.type == "search" || $0.isTerminal }
+  return Dictionary(grouping: flow, by: { $0.session ?? "" }).compactMap { session, events in
+    let paired = events.count % 2 == 0 && stride(from: 0, to: events.count, by: 2).allSatisfy { index in
+      events[index].type == "search" && events[index + 1].isTerminal && events[index + 1].term == events[index].term
+    }
+    return paired ? nil : session
+  }.sorted()
+}

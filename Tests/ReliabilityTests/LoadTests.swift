@@ -4,6 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
+
 @Suite(.timeLimit(.minutes(1))) struct LoadTests {
   static let sessions = 200
   static let searchesPerSession = 50
@@ -13,7 +15,7 @@ import Testing
   /// a search 300 ms later, and 20 sessions search at once. A clear in session "end" at 60 s
   /// closes the recording.
   static func recordingLines() -> (keys: [RecordedKey], searches: Int) {
-    var random = SeededGenerator(seed: 2026)
+    var random = SplitMix64(seed: 2026)
     var keys: [RecordedKey] = []
     var previous = [String?](repeating: nil, count: sessions)
     for round in 0..<searchesPerSession {

@@ -1,5 +1,8 @@
 // A seeded generator of hostile input lines mixed with good ones, and which line is which.
 import Foundation
+import TestSupport
+
+@testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
 
 /// An input of good and hostile lines; `badLines` holds the 1-based numbers of the hostile ones.
 struct HostileInput {
@@ -12,7 +15,7 @@ struct HostileInput {
   /// into its own search); in `plainText` mode every other good line is a plain line instead.
   /// Hostile lines are longer than `maxLineBytes` only when they are meant to be.
   static func generate(seed: UInt64, count: Int, maxLineBytes: Int, plainText: Bool) -> HostileInput {
-    var random = SeededGenerator(seed: seed)
+    var random = SplitMix64(seed: seed)
     var input = HostileInput()
     var now: Int64 = 0
     for _ in 0..<count {
@@ -33,7 +36,7 @@ struct HostileInput {
   }
 
   /// One line (without its newline) that the tool must refuse, in either input mode.
-  static func hostileLine(_ random: inout SeededGenerator, at now: Int64, maxLineBytes: Int) -> [UInt8] {
+  static func hostileLine(_ random: inout SplitMix64, at now: Int64, maxLineBytes: Int) -> [UInt8] {
     let json = { (text: String) in Array(text.utf8) }
     switch Int.random(in: 0..<12, using: &random) {
     case 0:  // random bytes, never a newline, always with a byte that is invalid UTF-8

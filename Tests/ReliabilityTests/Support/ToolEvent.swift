@@ -1,5 +1,6 @@
 // The tool's JSON Lines output read back into small values the reliability tests assert on.
 import Foundation
+import TestSupport
 import Testing
 
 /// One event line the tool wrote, with the fields the tests look at.

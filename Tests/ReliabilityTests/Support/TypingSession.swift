@@ -1,6 +1,9 @@
 // A made-up fast typist, from a seed: words typed letter by letter, pauses, clears, repeats; and
 // what the pipeline's documented rules predict it searches, computed without the pipeline.
 import Foundation
+import TestSupport
+
+@testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
 
 enum TypingSession {
   static let words = [
@@ -12,7 +15,7 @@ enum TypingSession {
   /// the word to settle (350–1200 ms) and sometimes not (40–180 ms), a clear, and 100–600 ms
   /// before the next word.
   static func generate(seed: UInt64, wordCount: Int = 16) -> [RecordedKey] {
-    var random = SeededGenerator(seed: seed)
+    var random = SplitMix64(seed: seed)
     var keys: [RecordedKey] = []
     var now: Int64 = 0
     for _ in 0..<wordCount {

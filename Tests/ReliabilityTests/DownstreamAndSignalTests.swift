@@ -52,7 +52,7 @@ import Testing
           "--retries", "0", "--debounce", "50ms", "--timeout", "60s",
         ])
       // 30 sessions each settle a term at once: 30 searches of 2 requests each, which the
-      // server holds (URLSession queues those beyond its connections per host).
+      // server holds; the signal comes once all 30 searches have started and requests arrive.
       tool.write((0..<30).map { #"{"term":"busy\#($0)","session":"s\#($0)"}"# + "\n" }.joined())
       for index in 0..<30 { await tool.waitForLine(containing: #""term":"busy\#(index)""#) }
       _ = await server.waitForRequests(count: 2)

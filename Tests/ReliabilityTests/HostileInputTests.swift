@@ -16,7 +16,9 @@ import Testing
     #expect(result.status == 0 && !result.terminatedBySignal)
     #expect(result.stderr == "")
     let events = try toolEvents(result.stdout)
-    #expect(events.filter { $0.type == "input_error" }.map(\.line) == input.badLines)
+    let errors = events.filter { $0.type == "input_error" }
+    #expect(errors.map(\.line) == input.badLines)
+    #expect(reasonMismatches(errors, input).isEmpty)
     #expect(events.filter { $0.type == "search" }.map(\.term) == input.goodTerms)
     #expect(events.filter { $0.type == "results" }.map(\.term) == input.goodTerms)
     let summary = try #require(events.last)
@@ -33,11 +35,20 @@ import Testing
     #expect(result.status == 0 && !result.terminatedBySignal)
     #expect(result.stderr == "")
     let events = try toolEvents(result.stdout)
-    #expect(events.filter { $0.type == "input_error" }.map(\.line) == input.badLines)
+    let errors = events.filter { $0.type == "input_error" }
+    #expect(errors.map(\.line) == input.badLines)
+    #expect(reasonMismatches(errors, input).isEmpty)
     let summary = try #require(events.last)
     #expect(summary.counts["input_lines"] == input.lineCount)
     #expect(summary.counts["input_errors"] == input.badLines.count)
     // Live lines arrive faster than the debounce, so only the last good term settles.
     #expect(events.filter { $0.type == "search" }.map(\.term) == [input.goodTerms.last])
+  }
+}
+
+/// The input errors whose reason does not start as the generator expects: "line n: got …".
+private func reasonMismatches(_ errors: [ToolEvent], _ input: HostileInput) -> [String] {
+  zip(errors, input.badReasons).compactMap { error, expected in
+    (error.reason ?? "").hasPrefix(expected) ? nil : "line \(error.line ?? 0): got \(error.reason ?? "nil")"
   }
 }

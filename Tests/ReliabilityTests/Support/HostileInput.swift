@@ -4,10 +4,12 @@ import TestSupport
 
 @testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
 
-/// An input of good and hostile lines; `badLines` holds the 1-based numbers of the hostile ones.
+/// An input of good and hostile lines; `badLines` holds the 1-based numbers of the hostile ones,
+/// `badReasons` the start of the reason each must be reported with (docs/events.md).
 struct HostileInput {
   var data = Data()
   var badLines: [Int] = []
+  var badReasons: [String] = []
   var goodTerms: [String] = []
   var lineCount = 0
 
@@ -21,8 +23,10 @@ struct HostileInput {
     for _ in 0..<count {
       input.lineCount += 1
       if Int.random(in: 0..<10, using: &random) < 4 {
-        input.data.append(contentsOf: hostileLine(&random, at: now, maxLineBytes: maxLineBytes))
+        let (line, reason) = hostileLine(&random, at: now, maxLineBytes: maxLineBytes)
+        input.data.append(contentsOf: line)
         input.badLines.append(input.lineCount)
+        input.badReasons.append(reason)
       } else {
         now += 1_000
         let term = "good\(input.goodTerms.count)"
@@ -35,32 +39,37 @@ struct HostileInput {
     return input
   }
 
-  /// One line (without its newline) that the tool must refuse, in either input mode.
-  static func hostileLine(_ random: inout SplitMix64, at now: Int64, maxLineBytes: Int) -> [UInt8] {
+  /// One line (without its newline) that the tool must refuse, in either input mode, and the
+  /// start of the reason it must give.
+  static func hostileLine(
+    _ random: inout SplitMix64, at now: Int64, maxLineBytes: Int
+  ) -> (line: [UInt8], reason: String) {
     let json = { (text: String) in Array(text.utf8) }
     switch Int.random(in: 0..<12, using: &random) {
-    case 0:  // random bytes, never a newline, always with a byte that is invalid UTF-8
+    case 0:  // random bytes, never a newline or NUL, always with a byte that is invalid UTF-8
       var bytes = (0..<Int.random(in: 1...200, using: &random)).map { _ in
         UInt8.random(in: 0...255, using: &random)
       }
-      bytes = bytes.map { $0 == 0x0A ? 0xFF : $0 }
+      bytes = bytes.map { $0 == 0x0A || $0 == 0 ? 0xFF : $0 }
       bytes.insert(0xFF, at: Int.random(in: 0...bytes.count, using: &random))
-      return bytes
+      return (bytes, "invalid UTF-8")
     case 1:  // invalid UTF-8 inside a JSON string
-      return json(#"{"at_ms":\#(now),"term":"ab"#) + [0xC3, 0x28] + json(#""}"#)
+      return (json(#"{"at_ms":\#(now),"term":"ab"#) + [0xC3, 0x28] + json(#""}"#), "invalid UTF-8")
     case 2:  // longer than --max-line-bytes
-      return [UInt8](repeating: UInt8(ascii: "x"), count: maxLineBytes + Int.random(in: 1...50_000, using: &random))
+      let length = maxLineBytes + Int.random(in: 1...50_000, using: &random)
+      return ([UInt8](repeating: UInt8(ascii: "x"), count: length), "line too long (\(length) bytes")
     case 3:  // nested 10,000 levels deep, under the line limit
-      return json(#"{"at_ms":\#(now),"term":"#) + [UInt8](repeating: UInt8(ascii: "["), count: 10_000)
+      let nested = json(#"{"at_ms":\#(now),"term":"#) + [UInt8](repeating: UInt8(ascii: "["), count: 10_000)
         + [UInt8](repeating: UInt8(ascii: "]"), count: 10_000) + json("}")
-    case 4: return json(#"{"at_ms":\#(now),"term":5}"#)
-    case 5: return json(#"{"at_ms":"soon","term":"abc"}"#)
-    case 6: return json(#"{"at_ms":\#(now),"term":"abc","session":7}"#)
-    case 7: return json(#"{"at_ms":\#(now),"term":null}"#)
-    case 8: return json(#"{"at_ms":\#(now),"term":"a"#) + [0] + json(#"b"}"#)  // a raw NUL byte
-    case 9: return json(#"{"at_ms":\#(now),"term":"\ud800"}"#)  // a lone surrogate escape
-    case 10: return json(#"{"at_ms":\#(now).5,"term":["x"]}"#)  // a fraction of a millisecond, an array
-    default: return json(#"{"at_ms":\#(now),"term":"abc""#)  // cut off
+      return (nested, "JSON nested deeper than 32 levels")
+    case 4: return (json(#"{"at_ms":\#(now),"term":5}"#), #""term" must be a string"#)
+    case 5: return (json(#"{"at_ms":"soon","term":"abc"}"#), #""at_ms" must be a number"#)
+    case 6: return (json(#"{"at_ms":\#(now),"term":"abc","session":7}"#), #""session" must be a string"#)
+    case 7: return (json(#"{"at_ms":\#(now),"term":null}"#), #""term" is null"#)
+    case 8: return (json(#"{"at_ms":\#(now),"term":"a"#) + [0] + json(#"b"}"#), "NUL byte in line")
+    case 9: return (json(#"{"at_ms":\#(now),"term":"\ud800"}"#), "invalid JSON")  // a lone surrogate escape
+    case 10: return (json(#"{"at_ms":\#(now).5,"term":"abc"}"#), #""at_ms" must be a whole number"#)
+    default: return (json(#"{"at_ms":\#(now),"term":"abc""#), "invalid JSON")  // cut off
     }
   }
 }

@@ -30,7 +30,7 @@ import Testing
       tool.closeInput()
       #expect(await tool.waitForExit() == 0)
       let events = try toolEvents(tool.lines.joined(separator: "\n"))
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search alpha", "cancelled alpha superseded", "search beta", "results beta load", "summary",
       ])
       #expect(events.last?.counts["cancellations"] == 1)

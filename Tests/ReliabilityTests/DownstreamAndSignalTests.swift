@@ -38,7 +38,7 @@ import Testing
       #expect(result.stderr == "status 0\n")
       let events = try toolEvents(result.stdout)
       #expect(events.count == 5)
-      #expect(events.map(\.seq) == [1, 2, 3, 4, 5])
+      #expect(events.map { $0.seq } == [1, 2, 3, 4, 5])
       #expect(await server.waitForOpenConnections(atMost: 0) == 0)
     }
   }
@@ -59,7 +59,7 @@ import Testing
       tool.send(SIGINT)
       #expect(await tool.waitForExit() == 130)
       let events = try toolEvents(tool.lines.joined(separator: "\n"))
-      #expect(events.map(\.seq) == Array(1...events.count))
+      #expect(events.map { $0.seq } == Array(1...events.count))
       #expect(events.filter { $0.type == "search" }.count == 30)
       #expect(events.filter { $0.type == "cancelled" }.allSatisfy { $0.reason == "shutdown" })
       #expect(events.filter { $0.type == "cancelled" }.count == 30)
@@ -87,7 +87,7 @@ import Testing
       tool.write(RecordedKey(600_000, "", session: "late").jsonLine + "\n")
       #expect(await tool.waitForExit() == 130)
       let events = try toolEvents(tool.lines.joined(separator: "\n"))
-      #expect(events.map(\.seq) == Array(1...events.count))
+      #expect(events.map { $0.seq } == Array(1...events.count))
       #expect(!events.filter { $0.type == "search" }.isEmpty)
       #expect(sessionsWithUnpairedSearches(events).isEmpty)
       #expect(events.last?.type == "summary")

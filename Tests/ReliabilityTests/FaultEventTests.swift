@@ -48,7 +48,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
     try await withStandIn(Self.handler(boom: fault.reply)) { server in
       let events = try await replayAgainst(
         server, Self.session, arguments: ["--categories", "music", "--retries", "0"] + fault.arguments)
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search boom", "error boom \(fault.kind)", "cleared", "search good", "results good load", "summary",
       ])
       let good = try #require(events.first { $0.type == "results" })
@@ -70,7 +70,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
   func slowButCompleteAnswerGivesResults(name: String, reply: Reply) async throws {
     try await withStandIn(Self.handler(boom: reply)) { server in
       let events = try await replayAgainst(server, Self.session)
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search boom", "results boom load", "cleared", "search good", "results good load", "summary",
       ])
       let boom = try #require(events.first { $0.type == "results" })
@@ -81,7 +81,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
   @Test func status404IsResultsWithNoItems() async throws {
     try await withStandIn(Self.handler(boom: .status(404))) { server in
       let events = try await replayAgainst(server, Self.session)
-      #expect(events.map(\.brief).prefix(2) == ["search boom", "results boom load"])
+      #expect(events.map { $0.brief }.prefix(2) == ["search boom", "results boom load"])
       #expect(events[1].categoryTitles == ["music": []])
       #expect(events[1].categoryErrors == ["music": "ok"])
     }
@@ -96,7 +96,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
     try await withStandIn(handler) { server in
       let events = try await replayAgainst(
         server, Self.session, arguments: ["--categories", "music,movies", "--retries", "0"])
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search boom", "results boom load", "cleared", "search good", "results good load", "summary",
       ])
       let boom = events[1]

@@ -17,10 +17,10 @@ import Testing
     #expect(result.stderr == "")
     let events = try toolEvents(result.stdout)
     let errors = events.filter { $0.type == "input_error" }
-    #expect(errors.map(\.line) == input.badLines)
+    #expect(errors.map { $0.line } == input.badLines)
     #expect(reasonMismatches(errors, input).isEmpty)
-    #expect(events.filter { $0.type == "search" }.map(\.term) == input.goodTerms)
-    #expect(events.filter { $0.type == "results" }.map(\.term) == input.goodTerms)
+    #expect(events.filter { $0.type == "search" }.map { $0.term } == input.goodTerms)
+    #expect(events.filter { $0.type == "results" }.map { $0.term } == input.goodTerms)
     let summary = try #require(events.last)
     #expect(summary.counts["input_lines"] == input.lineCount)
     #expect(summary.counts["input_errors"] == input.badLines.count)
@@ -36,13 +36,13 @@ import Testing
     #expect(result.stderr == "")
     let events = try toolEvents(result.stdout)
     let errors = events.filter { $0.type == "input_error" }
-    #expect(errors.map(\.line) == input.badLines)
+    #expect(errors.map { $0.line } == input.badLines)
     #expect(reasonMismatches(errors, input).isEmpty)
     let summary = try #require(events.last)
     #expect(summary.counts["input_lines"] == input.lineCount)
     #expect(summary.counts["input_errors"] == input.badLines.count)
     // Live lines arrive faster than the debounce, so only the last good term settles.
-    #expect(events.filter { $0.type == "search" }.map(\.term) == [input.goodTerms.last])
+    #expect(events.filter { $0.type == "search" }.map { $0.term } == [input.goodTerms.last])
   }
 }
 

@@ -62,10 +62,10 @@ import Testing
       #expect(peakKilobytes < 300 * 1024, "peak resident memory \(peakKilobytes) kB")
 
       let events = try toolEvents(tool.lines.joined(separator: "\n"))
-      #expect(events.map(\.seq) == Array(1...events.count), "seq has gaps or repeats")
+      #expect(events.map { $0.seq } == Array(1...events.count), "seq has gaps or repeats")
       let searches = events.filter { $0.type == "search" }
       #expect(searches.count == expectedSearches)
-      #expect(events.filter(\.isTerminal).count == expectedSearches)
+      #expect(events.filter { $0.isTerminal }.count == expectedSearches)
       // Per session: search, its one terminal event, the next search, …
       let typed = events.filter { $0.session?.hasPrefix("u") == true }
       for (session, sessionEvents) in Dictionary(grouping: typed, by: \.session) {

@@ -13,7 +13,7 @@ import Testing
     ]
     try await withStandIn(script.handler) { server in
       let events = try await replayAgainst(server, recording(keys))
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search abba", "error abba rateLimited", "cleared", "search abba", "results abba load", "cleared",
         "search abba", "results abba cache", "summary",
       ])
@@ -33,7 +33,7 @@ import Testing
       let events = try await replayAgainst(
         server, recording(keys), arguments: ["--categories", "music", "--retries", "0", "--rate-limit", "3/2s"])
       let results = events.filter { $0.type == "results" }
-      #expect(results.map(\.atMilliseconds).sorted() == [300, 300, 300, 2_300, 2_300, 2_300, 4_300])
+      #expect(results.map { $0.atMilliseconds }.sorted() == [300, 300, 300, 2_300, 2_300, 2_300, 4_300])
       #expect(events.filter { $0.type == "search" }.allSatisfy { $0.atMilliseconds == 300 })
       // Every queued request was eventually made, each once.
       #expect(requestedTerms(server).sorted() == (1...7).map { "term\($0)" })
@@ -58,7 +58,7 @@ import Testing
         ],
         input: Data(lines.utf8))
       #expect(result.status == 0)
-      let arrivals = server.requests.map(\.arrivedAt).sorted()
+      let arrivals = server.requests.map { $0.arrivedAt }.sorted()
       let firstWindowEnds = started + .seconds(1)
       #expect(arrivals.count == 5)
       #expect(arrivals.filter { $0 < firstWindowEnds }.count <= 3)

@@ -18,7 +18,7 @@ import Testing
   ) async throws {
     try await withStandIn(ReplyScript(["boom": [reply]]).handler) { server in
       let events = try await replayAgainst(server, Self.boom, arguments: Self.retrying)
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search boom", "error boom \(kind)", "cleared", "search good", "results good load", "summary",
       ])
       // Attempts at 300, 400 (after 100 ms) and 600 (after 200 ms more): the error at 600.
@@ -34,7 +34,7 @@ import Testing
     ])
     try await withStandIn(script.handler) { server in
       let events = try await replayAgainst(server, Self.boom, arguments: Self.retrying)
-      #expect(events.map(\.brief).prefix(2) == ["search boom", "results boom load"])
+      #expect(events.map { $0.brief }.prefix(2) == ["search boom", "results boom load"])
       #expect(events[1].atMilliseconds == 600)
       #expect(events[1].categoryTitles == ["music": ["boom 0"]])
       #expect(requestedTerms(server).filter { $0 == "boom" }.count == 3)
@@ -45,7 +45,7 @@ import Testing
   func rateLimitingIsNotRetried(name: String, reply: Reply) async throws {
     try await withStandIn(ReplyScript(["boom": [reply]]).handler) { server in
       let events = try await replayAgainst(server, Self.boom, arguments: Self.retrying)
-      #expect(events.map(\.brief).prefix(2) == ["search boom", "error boom rateLimited"])
+      #expect(events.map { $0.brief }.prefix(2) == ["search boom", "error boom rateLimited"])
       #expect(events[1].atMilliseconds == 300)
       #expect(requestedTerms(server) == ["boom", "good"])
     }
@@ -55,7 +55,7 @@ import Testing
     try await withStandIn(ReplyScript(["boom": [.status(503)]]).handler) { server in
       let events = try await replayAgainst(
         server, Self.boom, arguments: ["--categories", "music", "--retries", "0", "--retry-backoff", "100ms"])
-      #expect(events.map(\.brief).prefix(2) == ["search boom", "error boom server"])
+      #expect(events.map { $0.brief }.prefix(2) == ["search boom", "error boom server"])
       #expect(requestedTerms(server) == ["boom", "good"])
     }
   }
@@ -70,11 +70,11 @@ import Testing
           + Self.retrying,
         input: Data("boom\n".utf8))
       #expect(result.status == 0)
-      let arrivals = server.requests.map(\.arrivedAt)
+      let arrivals = server.requests.map { $0.arrivedAt }
       try #require(arrivals.count == 3)
       #expect(arrivals[1] - arrivals[0] >= .milliseconds(100))
       #expect(arrivals[2] - arrivals[1] >= .milliseconds(200))
-      #expect(try toolEvents(result.stdout).map(\.brief) == ["search boom", "error boom server", "summary"])
+      #expect(try toolEvents(result.stdout).map { $0.brief } == ["search boom", "error boom server", "summary"])
     }
   }
 }

@@ -14,7 +14,7 @@ import Testing
       // Compared as bytes: String's == treats canonically equivalent forms (NFC, NFD) as equal.
       #expect(received.map { Array($0.utf8) } == Self.terms.map { Array($0.utf8) })
       #expect(server.requests.allSatisfy { !$0.rawQuery.contains(" ") && $0.parameterNames.first == "term" })
-      let searched = events.filter { $0.type == "search" }.compactMap(\.term)
+      let searched = events.filter { $0.type == "search" }.compactMap { $0.term }
       #expect(searched.map { Array($0.utf8) } == Self.terms.map { Array($0.utf8) })
       let titles = events.filter { $0.type == "results" }.compactMap { $0.categoryTitles["music"]?.first }
       #expect(titles.map { Array($0.utf8) } == Self.terms.map { Array("\($0) 0".utf8) })
@@ -27,7 +27,7 @@ import Testing
     let keys = [RecordedKey(0, "Beyonce\u{301}"), RecordedKey(1_000, ""), RecordedKey(2_000, "Beyonc\u{E9}")]
     try await withStandIn({ request in .json(answerBody(for: request.value(of: "term") ?? "")) }) { server in
       let events = try await replayAgainst(server, recording(keys))
-      #expect(events.map(\.brief) == [
+      #expect(events.map { $0.brief } == [
         "search Beyonce\u{301}", "results Beyonce\u{301} load", "cleared", "search Beyonc\u{E9}",
         "results Beyonc\u{E9} cache", "summary",
       ])

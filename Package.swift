@@ -24,6 +24,7 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: ["stream-search", "Pipeline", "TestSupport"]
     ),
+    .testTarget(name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

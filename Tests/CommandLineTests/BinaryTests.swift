@@ -1,6 +1,7 @@
 // The built `stream-search` binary run as a child process: what it writes to stdout and stderr and
 // the status it exits with, exactly.
 import Foundation
+import TestSupport
 import Testing
 
 @testable import stream_search

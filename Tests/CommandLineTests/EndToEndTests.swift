@@ -1,6 +1,7 @@
 // The built binary as users run it: replaying the Examples recordings byte for byte, plain lines
 // through a pipe, a reader that goes away, signals, bad lines, and a FIFO with --follow.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct EndToEndTests {

@@ -2,6 +2,7 @@
 // a crash, and other failures carry their errno.
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import stream_search

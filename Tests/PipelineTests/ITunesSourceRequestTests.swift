@@ -5,14 +5,7 @@ import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ITunesSourceRequestTests {
-  static let awkwardTerms = [
-    "AC/DC & Queen+Bowie = 100% #1",
-    "rock&media=software",
-    "\"quoted\"",
-    "🎸 emoji",
-    "宇多田ヒカル",
-    "Beyonce\u{301}",  // decomposed (NFD): "e" then COMBINING ACUTE ACCENT
-  ]
+  static let awkwardTerms = AwkwardTerms.all
 
   @Test(arguments: awkwardTerms)
   func termReachesTheServerExactlyWithoutExtraParameters(term: String) async throws {

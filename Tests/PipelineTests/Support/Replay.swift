@@ -1,19 +1,10 @@
 // Replays a few hand-written keystrokes through the pipeline in virtual time.
 import Pipeline
 import Streams
+import TestSupport
 
 /// A keystroke for a test: the field's text at an instant, in a session.
-struct Key {
-  var at: Int64
-  var text: String
-  var session: String?
-
-  init(_ at: Int64, _ text: String, session: String? = nil) {
-    self.at = at
-    self.text = text
-    self.session = session
-  }
-}
+typealias Key = RecordedKey
 
 /// Feeds `keys` at their instants, keeps the input open until `inputEndsAt` (by default 10 s
 /// after the last key, so every search settles on its own), then ends it and runs to the end.

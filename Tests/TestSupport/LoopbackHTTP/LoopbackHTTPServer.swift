@@ -140,6 +140,12 @@ public final class LoopbackHTTPServer: Sendable {
     await log.wait(until: condition)
   }
 
+  /// The number of open connections as soon as it is at most `count` (so `atMost: 0` waits
+  /// until every connection has been closed), or as it stands when the server stops.
+  public func waitForOpenConnections(atMost count: Int) async -> Int {
+    await log.waitForOpenConnections(atMost: count)
+  }
+
   /// When the client of request `index` closed its connection before the answer was complete;
   /// waits for that to happen. Nil when the server stops first.
   public func waitForEarlyClose(ofRequest index: Int) async -> ContinuousClock.Instant? {

@@ -15,6 +15,7 @@ final class ServerLog: Sendable {
     var requests: [ReceivedRequest] = []
     var openConnections = 0
     var waiters: [Waiter] = []
+    var connectionWaiters: [(atMost: Int, continuation: CheckedContinuation<Int, Never>)] = []
     var stopped = false
   }
 
@@ -35,7 +36,33 @@ final class ServerLog: Sendable {
 
   func connectionOpened() { state.withLock { $0.openConnections += 1 } }
 
-  func connectionClosed() { state.withLock { $0.openConnections -= 1 } }
+  func connectionClosed() {
+    let (satisfied, open) = state.withLock { state in
+      state.openConnections -= 1
+      let open = state.openConnections
+      var satisfied: [CheckedContinuation<Int, Never>] = []
+      state.connectionWaiters.removeAll { waiter in
+        guard open <= waiter.atMost else { return false }
+        satisfied.append(waiter.continuation)
+        return true
+      }
+      return (satisfied, open)
+    }
+    for continuation in satisfied { continuation.resume(returning: open) }
+  }
+
+  /// The number of open connections as soon as it is at most `count` (at once if it is), or
+  /// as it stands when the server stops.
+  func waitForOpenConnections(atMost count: Int) async -> Int {
+    await withCheckedContinuation { continuation in
+      let ready: Int? = state.withLock { state in
+        if state.stopped || state.openConnections <= count { return state.openConnections }
+        state.connectionWaiters.append((count, continuation))
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
 
   /// Logs a request that arrived now; nil for a head whose request line is malformed.
   func record(_ head: RequestHead) -> ReceivedRequest? {
@@ -76,12 +103,16 @@ final class ServerLog: Sendable {
 
   /// Releases every waiter with the final log; later waits return at once.
   func markStopped() {
-    let (waiters, requests) = state.withLock { state in
+    let (waiters, connectionWaiters, requests, open) = state.withLock { state in
       state.stopped = true
-      defer { state.waiters = [] }
-      return (state.waiters, state.requests)
+      defer {
+        state.waiters = []
+        state.connectionWaiters = []
+      }
+      return (state.waiters, state.connectionWaiters, state.requests, state.openConnections)
     }
     for waiter in waiters { waiter.continuation.resume(returning: requests) }
+    for waiter in connectionWaiters { waiter.continuation.resume(returning: open) }
   }
 
   /// Changes the log, then resumes (outside the lock) the waiters whose condition now holds.

@@ -2,23 +2,27 @@
 // output, standard error and exit status: for end-to-end tests of the real binary.
 import Foundation
 
-@testable import stream_search
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How a child process ended and what it wrote.
-struct SubprocessResult: Equatable, Sendable {
+public struct SubprocessResult: Equatable, Sendable {
   /// The exit status, or the signal number when ``terminatedBySignal`` is true.
-  let status: Int32
+  public let status: Int32
   /// True when a signal ended the process rather than `exit`.
-  let terminatedBySignal: Bool
+  public let terminatedBySignal: Bool
   /// Everything written to standard output.
-  let standardOutput: Data
+  public let standardOutput: Data
   /// Everything written to standard error.
-  let standardError: Data
+  public let standardError: Data
 
   /// Standard output decoded as UTF-8 (invalid bytes replaced).
-  var stdout: String { String(decoding: standardOutput, as: UTF8.self) }
+  public var stdout: String { String(decoding: standardOutput, as: UTF8.self) }
   /// Standard error decoded as UTF-8 (invalid bytes replaced).
-  var stderr: String { String(decoding: standardError, as: UTF8.self) }
+  public var stderr: String { String(decoding: standardError, as: UTF8.self) }
 }
 
 /// Runs executables as child processes and waits for them.
@@ -35,7 +39,7 @@ struct SubprocessResult: Equatable, Sendable {
 /// #expect(result.stderr == "")
 /// #expect(result.status == 0 && !result.terminatedBySignal)
 /// ```
-enum Subprocess {
+public enum Subprocess {
   /// Runs `executable` with `arguments`, feeding it `input` on standard input (then end of file),
   /// and returns once it has exited. `environment` nil passes this process's environment on.
   ///
@@ -50,14 +54,14 @@ enum Subprocess {
   ///   ignore SIGPIPE itself still sees EPIPE here. To test that it ignores it, start it through
   ///   `/usr/bin/env --default-signal=PIPE` (GNU env, Linux).
   /// - Throws: What `Process.run()` throws when the child cannot be started.
-  static func run(
+  public static func run(
     _ executable: URL,
     arguments: [String] = [],
     input: Data = Data(),
     environment: [String: String]? = nil,
     standardOutputClosed: Bool = false
   ) async throws -> SubprocessResult {
-    ignoreSIGPIPE()
+    Self.ignoreSIGPIPE()
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -84,8 +88,7 @@ enum Subprocess {
     let output = Collected()
     let errorOutput = Collected()
     DispatchQueue.global().async(group: finished) {
-      let writer = OutputWriter(fileDescriptor: stdin.fileHandleForWriting.fileDescriptor)
-      try? writer.write(Array(input))
+      writeAll(input, to: stdin.fileHandleForWriting.fileDescriptor)
       try? stdin.fileHandleForWriting.close()
     }
     if unreadOutput == nil {
@@ -105,6 +108,28 @@ enum Subprocess {
       standardOutput: output.get(),
       standardError: errorOutput.get()
     )
+  }
+
+  /// Makes a write to a pipe whose reader has gone fail with EPIPE instead of killing this process.
+  public static func ignoreSIGPIPE() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// Writes `data` in full to `descriptor`, retrying on EINTR; stops quietly at the first other
+  /// failure (EPIPE: the child stopped reading).
+  public static func writeAll(_ data: Data, to descriptor: Int32) {
+    let bytes = [UInt8](data)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { raw in write(descriptor, raw.baseAddress, raw.count) }
+      if written > 0 {
+        offset += written
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else {
+        return
+      }
+    }
   }
 
   /// The write end of a new pipe whose read end is already closed.

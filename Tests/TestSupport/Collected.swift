@@ -3,12 +3,15 @@ import Foundation
 import Synchronization
 
 /// Bytes handed from a reader thread to the test thread.
-final class Collected: Sendable {
+public final class Collected: Sendable {
   private let data = Mutex(Data())
 
+  /// An empty slot.
+  public init() {}
+
   /// Stores what the reader read.
-  func set(_ value: Data) { data.withLock { $0 = value } }
+  public func set(_ value: Data) { data.withLock { $0 = value } }
 
   /// What the reader stored.
-  func get() -> Data { data.withLock { $0 } }
+  public func get() -> Data { data.withLock { $0 } }
 }

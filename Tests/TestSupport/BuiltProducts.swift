@@ -3,12 +3,12 @@
 import Foundation
 
 /// Failures to find an executable to run.
-enum SubprocessError: Error, CustomStringConvertible {
+public enum SubprocessError: Error, CustomStringConvertible {
   /// No executable called `name` was found in any of `searched`.
   case executableNotFound(name: String, searched: [String])
 
   /// Says what was looked for and where.
-  var description: String {
+  public var description: String {
     switch self {
     case .executableNotFound(let name, let searched):
       "No executable '\(name)' in \(searched.joined(separator: ", ")); build it first (swift build --build-tests)."
@@ -17,7 +17,7 @@ enum SubprocessError: Error, CustomStringConvertible {
 }
 
 /// Finds the products `swift build` put next to the test bundle.
-enum BuiltProducts {
+public enum BuiltProducts {
   /// The executable product called `name`, built with the tests.
   ///
   /// Looked for in the directory of `Bundle.main` (the build directory on Linux, where the test
@@ -25,7 +25,7 @@ enum BuiltProducts {
   /// loads the bundle), and next to this process's executable.
   ///
   /// - Throws: ``SubprocessError/executableNotFound(name:searched:)`` listing the places tried.
-  static func executable(_ name: String) throws -> URL {
+  public static func executable(_ name: String) throws -> URL {
     let xctestParents = Bundle.allBundles
       .filter { $0.bundleURL.pathExtension == "xctest" }
       .map { $0.bundleURL.deletingLastPathComponent() }

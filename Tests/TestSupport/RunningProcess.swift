@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 /// The built binary running with pipes the test holds.
-final class RunningProcess: Sendable {
+public final class RunningProcess: Sendable {
   private let process: Process
   private let input: FileHandle
   private let output = Mutex<[String]>([])
@@ -12,7 +12,11 @@ final class RunningProcess: Sendable {
   private let exited = DispatchGroup()
   private let readerDone = DispatchGroup()
 
-  init(_ executable: URL, arguments: [String]) throws {
+  /// Starts `executable` with `arguments`; its standard error goes to /dev/null.
+  ///
+  /// - Throws: what `Process.run()` throws when the child cannot be started.
+  public init(_ executable: URL, arguments: [String]) throws {
+    Subprocess.ignoreSIGPIPE()
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -46,18 +50,33 @@ final class RunningProcess: Sendable {
   }
 
   /// Every stdout line so far.
-  var lines: [String] { output.withLock { $0 } }
+  public var lines: [String] { output.withLock { $0 } }
 
   /// Writes `text` to the child's stdin.
-  func write(_ text: String) {
-    input.write(Data(text.utf8))
+  public func write(_ text: String) {
+    Subprocess.writeAll(Data(text.utf8), to: input.fileDescriptor)
   }
 
+  /// Writes `data` to the child's stdin on a thread of its own, and returns once all of it is
+  /// written (or the child stopped reading): a large input never blocks a task thread.
+  public func write(_ data: Data) async {
+    let descriptor = input.fileDescriptor
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        Subprocess.writeAll(data, to: descriptor)
+        continuation.resume()
+      }
+    }
+  }
+
+  /// The child's process id (for reading /proc/<pid>/status while it runs).
+  public var processIdentifier: Int32 { process.processIdentifier }
+
   /// Closes the child's stdin.
-  func closeInput() { try? input.close() }
+  public func closeInput() { try? input.close() }
 
   /// Returns once a stdout line contains `fragment` (or stdout ended).
-  func waitForLine(containing fragment: String) async {
+  public func waitForLine(containing fragment: String) async {
     await withCheckedContinuation { continuation in
       let ready = output.withLock { lines in lines.contains { $0.contains(fragment) } }
       if ready { continuation.resume(); return }
@@ -68,10 +87,10 @@ final class RunningProcess: Sendable {
   }
 
   /// Sends `signal` to the child.
-  func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+  public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
   /// Waits for the child to exit and for its stdout to end; returns its exit status.
-  func waitForExit() async -> Int32 {
+  public func waitForExit() async -> Int32 {
     await withCheckedContinuation { continuation in
       exited.notify(queue: .global()) { [readerDone] in
         readerDone.notify(queue: .global()) { continuation.resume() }
@@ -85,12 +104,15 @@ final class RunningProcess: Sendable {
     resumeWaiters(for: line)
   }
 
+  /// Resumes the waiters satisfied by `line`, or by any line so far when `line` is nil; only
+  /// the new line is searched otherwise, so a long output costs no quadratic rescans.
   private func resumeWaiters(for line: String?) {
-    let all = output.withLock { $0 }
+    let all = line == nil ? output.withLock { $0 } : []
     let due = waiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
       var due: [CheckedContinuation<Void, Never>] = []
       waiters.removeAll { fragment, continuation in
-        guard all.contains(where: { $0.contains(fragment) }) else { return false }
+        let satisfied = line.map { $0.contains(fragment) } ?? all.contains { $0.contains(fragment) }
+        guard satisfied else { return false }
         due.append(continuation)
         return true
       }

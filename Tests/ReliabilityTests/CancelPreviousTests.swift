@@ -1,0 +1,40 @@
+// Cancel-previous over a real connection: when a newer term settles, the superseded request's
+// connection is closed, seen by the server within 100 ms of the newer request's arrival.
+import Foundation
+import TestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct CancelPreviousTests {
+  @Test(arguments: [
+    ("no answer", Reply.fault(.noAnswer)),
+    ("a 60 s delay", Reply(body: answerBody(for: "alpha"), fault: .delay(.seconds(60)))),
+  ])
+  func aNewerTermClosesTheSupersededRequestsConnection(name: String, stall: Reply) async throws {
+    try await withStandIn(ReplyScript(["alpha": [stall]]).handler) { server in
+      let tool = try RunningProcess(
+        try toolBinary(),
+        arguments: [
+          "--source", server.url("/search").absoluteString, "--format", "jsonl", "--categories", "music",
+          "--retries", "0", "--debounce", "50ms", "--timeout", "60s",
+        ])
+      tool.write("alpha\n")
+      _ = await server.waitForRequests(count: 1)
+      tool.write("beta\n")
+      let log = await server.waitForRequests(count: 2)
+      let closedAt = try #require(await server.waitForEarlyClose(ofRequest: 0), "alpha was never closed")
+      #expect(log.map { $0.value(of: "term") } == ["alpha", "beta"])
+      let newerArrival = log[1].arrivedAt
+      let gap = closedAt > newerArrival ? closedAt - newerArrival : newerArrival - closedAt
+      #expect(gap <= .milliseconds(100), "closed \(gap) away from the newer request's arrival")
+      await tool.waitForLine(containing: #""type":"results""#)
+      tool.closeInput()
+      #expect(await tool.waitForExit() == 0)
+      let events = try toolEvents(tool.lines.joined(separator: "\n"))
+      #expect(events.map { $0.brief } == [
+        "search alpha", "cancelled alpha superseded", "search beta", "results beta load", "summary",
+      ])
+      #expect(events.last?.counts["cancellations"] == 1)
+      #expect(server.requests.count == 2)
+    }
+  }
+}

@@ -1,6 +1,7 @@
 // Features of the tool seen from outside: a user's own catalog file, recording a session and
 // replaying it, verbose logs on stderr, and an input that cannot be opened.
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ToolFeatureTests {

@@ -75,11 +75,21 @@ public struct CatalogSource: SearchSource {
   /// - Latency: with a non-zero `latency`, the answer is computed first, then held back for
   ///   `latency` on the clock; a zero latency never touches the clock.
   public func search(_ request: SearchRequest) async throws -> [SearchItem] {
+    try await search(request, waiting: true)
+  }
+
+  /// The answer, held back for `latency` when `waiting`.
+  func search(_ request: SearchRequest, waiting: Bool) async throws -> [SearchItem] {
     try Task.checkCancellation()
     let answer = indexes[request.category]?.search(request.term, limit: request.limit) ?? []
+    if waiting { try await holdBack() }
+    return answer
+  }
+
+  /// Waits `latency` on the clock; a zero latency never touches it.
+  func holdBack() async throws {
     if latency > .zero {
       try await clock.sleep(for: latency)
     }
-    return answer
   }
 }

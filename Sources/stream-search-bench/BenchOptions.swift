@@ -26,7 +26,8 @@ struct BenchOptions: Sendable {
     OPTIONS:
       --json             Print the figures as JSON instead of a table.
       --quick            3 runs, N = 200,000, 50 debounce bursts (about a minute).
-      --full             The issue's 1,000 debounce bursts (adds about 5 minutes).
+      --full             The issue's 1,000 debounce bursts (adds about 5 minutes) and the
+                         10,000,000-line pipe through the binary (adds about 2 minutes).
       --runs <n>         Timed runs per figure (default: 5).
       --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
       --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, cache,

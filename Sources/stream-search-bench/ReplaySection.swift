@@ -37,7 +37,8 @@ struct ReplaySection {
         meter: .wall, size: lines.count, warmUpSize: lines.count, units: count
       ) { _ in
         let (summary, events) = try Self.replay(lines, encode: encode)
-        shape = "\(summary.searches) searches, \(summary.requests) requests, \(events) events"
+        shape = [(summary.searches, "searches"), (summary.requests, "requests"), (events, "events")]
+          .map { "\(String($0).withThousandsSeparators) \($1)" }.joined(separator: ", ")
       }
       table.append(ResultRow(
         section: "2 replay",

@@ -95,7 +95,8 @@ enum RecordingWriter {
         let letters = Array(word)
         for length in 1...letters.count where written < lines {
           atMilliseconds += length == 1 ? 1_500 : 120  // a pause between words, typing within one
-          chunk.append(contentsOf: "{\"at_ms\": \(atMilliseconds), \"term\": \"\(String(letters[0..<length]))\"}\n".utf8)
+          let term = String(letters[0..<length])
+          chunk.append(contentsOf: "{\"at_ms\": \(atMilliseconds), \"term\": \"\(term)\"}\n".utf8)
           written += 1
         }
         if chunk.count >= 1 << 16 || written == lines {

@@ -26,8 +26,9 @@ struct CatalogSection {
         p99.append(latencies[min(latencies.count - 1, latencies.count * 99 / 100)] / 1_000)
       }
       let size = String(items).withThousandsSeparators
-      let note = "\(String(catalog.requests.count).withThousandsSeparators) queries (\(catalog.names) names' prefixes + typos), limit 25, "
-        + "\(answered * 100 / max(1, catalog.requests.count)) % answered"
+      let queries = catalog.requests.count
+      let note = "\(String(queries).withThousandsSeparators) queries (\(catalog.names) names' prefixes + typos), "
+        + "limit 25, \(answered * 100 / max(1, queries)) % answered"
       table.append(ResultRow(section: "4 catalog", name: "query latency p50, \(size) items", unit: "µs",
         sample: Sample(p50), note: note))
       table.append(ResultRow(section: "4 catalog", name: "query latency p99, \(size) items", unit: "µs",

@@ -9,19 +9,25 @@ enum TraceFile {
   /// The recording's lines, or why there is none.
   static func lines(options: BenchOptions) -> Result<[Substring], BenchmarkFailure> {
     let path: String
-    if let given = options.tracePath {
-      path = given
-    } else {
-      let root = packageRoot()
-      path = root.appendingPathComponent(".bench/trace-200k-seed\(seed).jsonl").path
-      if !FileManager.default.fileExists(atPath: path) {
-        if let failure = generate(into: path, root: root) { return .failure(failure) }
-      }
+    switch self.path(options: options) {
+    case .success(let found): path = found
+    case .failure(let failure): return .failure(failure)
     }
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       return .failure(BenchmarkFailure(description: "cannot read the recording at \(path)"))
     }
     return .success(text.split(separator: "\n"))
+  }
+
+  /// The recording's path (generated first if absent), or why there is none.
+  static func path(options: BenchOptions) -> Result<String, BenchmarkFailure> {
+    if let given = options.tracePath { return .success(given) }
+    let root = packageRoot()
+    let path = root.appendingPathComponent(".bench/trace-200k-seed\(seed).jsonl").path
+    if !FileManager.default.fileExists(atPath: path) {
+      if let failure = generate(into: path, root: root) { return .failure(failure) }
+    }
+    return .success(path)
   }
 
   /// The package root: the working directory when it holds Package.swift (swift run), else the

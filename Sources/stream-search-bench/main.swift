@@ -27,7 +27,9 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   if options.includes("replay") {
     try await ReplaySection(options: options, stopwatch: stopwatch).measure(into: &table)
   }
-  if options.includes("binary") { BinarySection().measure(into: &table) }
+  if options.includes("binary") {
+    try await BinarySection(options: options, stopwatch: stopwatch).measure(into: &table)
+  }
   if options.includes("catalog") {
     try await CatalogSection(options: options, stopwatch: stopwatch).measure(into: &table)
   }

@@ -78,6 +78,32 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  @Test func anExpiredEntryStaysAvailableAsStaleWhenItsReloadFails() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let cache = Cache(capacity: 4, timeToLive: .seconds(1), clock: clock)
+    let calls = Recorder<String>()
+    let first = try runner.run { try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)).value }
+    #expect(first == "a#1")
+    runner.advance(to: .milliseconds(1_000))
+    let failed = try runner.run { () -> Bool in
+      do {
+        _ = try await cache.value(for: "a") { throw LoadFailed() }
+        return false
+      } catch {
+        return error is LoadFailed
+      }
+    }
+    #expect(failed)
+    #expect(try runner.run { await cache.staleValue(for: "a") } == "a#1")
+    #expect(try runner.run { await cache.staleValue(for: "b") } == nil)
+    // A successful reload replaces the stale entry.
+    let reloaded = try runner.run { try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)) }
+    #expect(reloaded == CacheAnswer(value: "a#2", origin: .loaded))
+    #expect(try runner.run { await cache.staleValue(for: "a") } == "a#2")
+    #expect(try runner.run { await cache.count } == 1)
+  }
+
   @Test func entryExpiresExactlyAtItsTimeToLiveCountedFromTheLoadsEnd() throws {
     let runner = VirtualTimeRunner()
     let clock = runner.clock

@@ -10,6 +10,8 @@ public enum PipelineLogMessage: Sendable, Equatable, CustomStringConvertible {
   case joined(term: String, category: String)
   /// A request failed.
   case failed(term: String, category: String, error: SearchError)
+  /// A request failed and an expired cached answer was served instead.
+  case servedStale(term: String, category: String, error: SearchError)
   /// A session was idle long enough to be forgotten.
   case sessionForgotten(String)
 
@@ -21,6 +23,8 @@ public enum PipelineLogMessage: Sendable, Equatable, CustomStringConvertible {
     case .joined(let term, let category): "[cache] joined the request in flight for \(quoted(term)) (\(category))"
     case .failed(let term, let category, let error):
       "[network] \(quoted(term)) (\(category)) failed: \(error.kind): \(error.message)"
+    case .servedStale(let term, let category, let error):
+      "[cache] serving the expired answer for \(quoted(term)) (\(category)): \(error.kind): \(error.message)"
     case .sessionForgotten(let session): "[session] forgot idle session \(quoted(session))"
     }
   }

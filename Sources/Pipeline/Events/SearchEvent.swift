@@ -113,6 +113,9 @@ public enum ItemOrigin: String, Sendable, Hashable, CaseIterable {
   case network
   /// The offline catalog.
   case catalog
+  /// An earlier answer past its time to live (`--cache-ttl`), served because asking the source
+  /// again failed: better an old answer than none while the service is unreachable.
+  case stale
 }
 
 /// Why a search was abandoned.

@@ -55,7 +55,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
             let answer = try await repository.answer(for: term, scope: .category(category))
             let items = answer.items[category] ?? []
             let result = CategoryResult(
-              category: category, outcome: .items(items, from: itemOrigin(answer.origin)))
+              category: category, outcome: .items(items, from: itemOrigin(answer)))
             return .answered(index: index, result: result, origin: answer.origin)
           } catch {
             return .answered(
@@ -109,7 +109,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       } else {
         answer = try await request()
       }
-      let origin = itemOrigin(answer.origin)
+      let origin = itemOrigin(answer)
       return SearchOutcome(
         categories: categories.map {
           CategoryResult(category: $0, outcome: .items(answer.items[$0] ?? [], from: origin))
@@ -123,8 +123,9 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  private func itemOrigin(_ origin: CacheOrigin) -> ItemOrigin {
-    if origin == .cached { return .cache }
+  private func itemOrigin(_ answer: SearchRepository<C>.Answer) -> ItemOrigin {
+    if answer.isStale { return .stale }
+    if answer.origin == .cached { return .cache }
     return repository.source.isNetwork ? .network : .catalog
   }
 }

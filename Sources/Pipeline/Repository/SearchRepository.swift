@@ -30,6 +30,8 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   struct Answer: Sendable {
     var items: [Category: [SearchItem]]
     var origin: CacheOrigin
+    /// An expired cached answer, served because the reload failed.
+    var isStale = false
   }
 
   let source: any SearchSource
@@ -66,7 +68,15 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       try await fetch(term: term, scope: scope)
     }
     guard let cache else { return Answer(items: try await load(), origin: .loaded) }
-    let answer = try await cache.value(for: key, load: load)
+    let answer: CacheAnswer<[Category: [SearchItem]]>
+    do {
+      answer = try await cache.value(for: key, load: load)
+    } catch let error as SearchError {
+      // Offline fallback: an answer past its time to live beats an error while the source fails.
+      guard let stale = await cache.staleValue(for: key) else { throw error }
+      log { .servedStale(term: term.text, category: scope.name, error: error) }
+      return Answer(items: stale, origin: .loaded, isStale: true)
+    }
     switch answer.origin {
     case .cached:
       counts.withLock { $0.cacheHits += 1 }

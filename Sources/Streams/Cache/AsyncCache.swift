@@ -31,8 +31,9 @@
 /// - **Bounded LRU.** At most `capacity` entries are stored; a hit makes its entry the most
 ///   recently used; storing into a full cache evicts the least recently used entry. O(1) each.
 /// - **Time to live.** An entry stored at instant `t` (when its load finished, on `clock`) is a
-///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. Expired entries are
-///   dropped when looked up; until then they count towards `capacity` like any other.
+///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. An expired entry
+///   stays (counting towards `capacity`) until a successful load replaces it or it is evicted,
+///   so ``staleValue(for:)`` can offer it when the reload fails.
 /// - **Coalescing.** A miss keeps its load, an unstructured task, in the cache while it runs, so
 ///   every caller for that key that arrives meanwhile waits for the same load: six concurrent
 ///   callers cause one load; the first gets origin ``CacheOrigin/loaded``, the others
@@ -108,7 +109,7 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
     self.clock = clock
   }
 
-  /// How many entries are stored (expired ones not yet looked up included).
+  /// How many entries are stored, expired ones included (they stay until replaced or evicted).
   public var count: Int { entries.count }
 
   /// The value for `key`: from memory if stored and unexpired, else from the load in flight for
@@ -159,16 +160,25 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   /// Stored keys from the most to the least recently used (for tests; O(count)).
   public var keysByRecency: [Key] { entries.keysByRecency }
 
-  /// The stored value for `key` if it has not expired, marking it used; drops it if expired.
+  /// The stored value for `key` if it has not expired, marking it used. An expired entry is a
+  /// miss but is kept (until a successful load replaces it, or it is evicted), so that
+  /// ``staleValue(for:)`` can still offer it when the reload fails.
   @inlinable func storedValue(for key: Key) -> Value? {
     guard let slot = entries.slot(of: key) else { return nil }
     if let expiry = entries.element(at: slot).expiry, clock.now >= expiry {
-      entries.remove(at: slot)
       counters.expirations += 1
       return nil
     }
     entries.markUsed(slot)
     return entries.element(at: slot).value
+  }
+
+  /// The value stored for `key`, expired or not, without marking it used; nil when none is.
+  ///
+  /// Useful as a fallback when a reload fails: an answer past its time to live beats none when
+  /// the source is offline. Never stores anything.
+  public func staleValue(for key: Key) -> Value? {
+    entries.slot(of: key).map { entries.element(at: $0).value }
   }
 
   @inlinable func startLoad(

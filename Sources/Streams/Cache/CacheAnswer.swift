@@ -39,7 +39,7 @@ public struct CacheStatistics: Sendable, Hashable {
   public var joins = 0
   /// Entries dropped to make room for a newer one (least recently used first).
   public var evictions = 0
-  /// Entries found expired (their time to live was over) when looked up, and dropped.
+  /// Lookups that found their entry expired (its time to live was over): misses.
   public var expirations = 0
 
   /// All counters at zero.

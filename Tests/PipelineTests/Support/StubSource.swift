@@ -16,6 +16,10 @@ final class StubSource: SearchSource, MultiCategorySearchSource {
   /// Errors the next requests fail with, one each, before answering normally again.
   private let scriptedFailures = Mutex<[SearchError]>([])
 
+  /// Answers the first request, then fails every later one with `error`.
+  func failAfterFirst(_ error: SearchError) { failingAfterFirst.withLock { $0 = error } }
+  private let failingAfterFirst = Mutex<SearchError?>(nil)
+
   /// Makes the next requests fail with `errors`, in order.
   func failNext(_ errors: [SearchError]) { scriptedFailures.withLock { $0 = errors } }
   private let cancelledLog = Mutex<[SearchRequest]>([])
@@ -49,6 +53,7 @@ final class StubSource: SearchSource, MultiCategorySearchSource {
       }
     }
     if let scripted = scriptedFailures.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { throw scripted }
+    if let failure = failingAfterFirst.withLock({ $0 }), log.withLock({ $0.count }) > 1 { throw failure }
     if let failure = failures[request.term.lowercased()] ?? failures["\(request.category.rawValue):*"] {
       throw failure
     }

@@ -86,13 +86,13 @@ func webAddress(_ text: String) -> URL {
     (["--limit", "200"], defaults { $0.limit = 200 }),
     (["--country", "gb"], defaults { $0.country = "GB" }),
     (["--timeout", "2m"], defaults { $0.timeout = .seconds(120) }),
-    (["--rate-limit", "5/s"], defaults { $0.rateLimit = RateLimit(permits: 5, window: .seconds(1)) }),
-    (["--rate-limit", "20/60s"], defaults { $0.rateLimit = RateLimit(permits: 20, window: .seconds(60)) }),
+    (["--rate-limit", "5/s"], defaults { $0.rateLimit = RateLimit(permits: 5, per: .seconds(1)) }),
+    (["--rate-limit", "20/60s"], defaults { $0.rateLimit = RateLimit(permits: 20, per: .seconds(60)) }),
     (["--rate-limit", "none"], defaults()),
     (["--source", "itunes", "--rate-limit", "none"], defaults { $0.source = .itunes }),
     (
       ["--source", "itunes", "--rate-limit", "100/h"],
-      defaults { $0.source = .itunes; $0.rateLimit = RateLimit(permits: 100, window: .seconds(3_600)) }
+      defaults { $0.source = .itunes; $0.rateLimit = RateLimit(permits: 100, per: .seconds(3_600)) }
     ),
     (["--cache-size", "0"], defaults { $0.cacheSize = 0 }),
     (["--cache-size", "50"], defaults { $0.cacheSize = 50 }),

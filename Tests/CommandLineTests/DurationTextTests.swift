@@ -1,5 +1,6 @@
 // Durations and rates as the command line writes them: what parses, what is refused and why, and
 // that what help prints parses back to the same value.
+import Pipeline
 import Testing
 
 @testable import stream_search
@@ -70,13 +71,13 @@ import Testing
 
 @Suite struct RateLimitTests {
   @Test(arguments: [
-    ("20/min", RateLimit(permits: 20, window: .seconds(60))),
-    ("5/s", RateLimit(permits: 5, window: .seconds(1))),
-    ("100/h", RateLimit(permits: 100, window: .seconds(3_600))),
-    ("20/60s", RateLimit(permits: 20, window: .seconds(60))),
-    ("3/1.5s", RateLimit(permits: 3, window: .milliseconds(1_500))),
-    ("1/hour", RateLimit(permits: 1, window: .seconds(3_600))),
-    ("7/m", RateLimit(permits: 7, window: .seconds(60))),
+    ("20/min", RateLimit(permits: 20, per: .seconds(60))),
+    ("5/s", RateLimit(permits: 5, per: .seconds(1))),
+    ("100/h", RateLimit(permits: 100, per: .seconds(3_600))),
+    ("20/60s", RateLimit(permits: 20, per: .seconds(60))),
+    ("3/1.5s", RateLimit(permits: 3, per: .milliseconds(1_500))),
+    ("1/hour", RateLimit(permits: 1, per: .seconds(3_600))),
+    ("7/m", RateLimit(permits: 7, per: .seconds(60))),
   ])
   func parsesPermitsPerWindow(text: String, expected: RateLimit) throws {
     #expect(try RateLimit(commandLineText: text) == expected)
@@ -90,13 +91,13 @@ import Testing
   }
 
   @Test(arguments: [
-    (RateLimit(permits: 20, window: .seconds(60)), "20/min"),
-    (RateLimit(permits: 5, window: .seconds(1)), "5/s"),
-    (RateLimit(permits: 100, window: .seconds(3_600)), "100/h"),
-    (RateLimit(permits: 20, window: .seconds(90)), "20/90s"),
+    (RateLimit(permits: 20, per: .seconds(60)), "20/min"),
+    (RateLimit(permits: 5, per: .seconds(1)), "5/s"),
+    (RateLimit(permits: 100, per: .seconds(3_600)), "100/h"),
+    (RateLimit(permits: 20, per: .seconds(90)), "20/90s"),
   ])
   func printsTheWayItIsWritten(limit: RateLimit, expected: String) throws {
-    #expect(limit.description == expected)
+    #expect(limit.commandLineText == expected)
     #expect(try RateLimit(commandLineText: expected) == limit)
   }
 }

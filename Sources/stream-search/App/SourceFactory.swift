@@ -52,7 +52,7 @@ struct RunSetup: Sendable {
     configuration.limit = options.limit
     configuration.country = options.country
     configuration.searchTimeout = options.timeout
-    configuration.rateLimit = options.rateLimit.map { Pipeline.RateLimit(permits: $0.permits, per: $0.window) }
+    configuration.rateLimit = options.rateLimit
     if options.retries > 0 {
       configuration.retry = RetryPolicy(
         maxAttempts: options.retries + 1, initialBackoff: options.retryBackoff, maxBackoff: .seconds(60))

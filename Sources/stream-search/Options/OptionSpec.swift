@@ -1,5 +1,6 @@
 // How one option is spelled, documented and applied. The parser and the help text both read the
 // same specs, so an option cannot be accepted without being documented, or the other way round.
+import Pipeline
 
 /// A value an option cannot use; `reason` completes "Invalid value 'x' for '--opt': …".
 struct InvalidValue: Error, Equatable, Sendable {

@@ -1,5 +1,6 @@
 // Every option of `stream-search` and of `stream-search record`, in help order. Defaults shown in
 // help are printed from `CommandLineOptions()`, so they cannot drift from the values used.
+import Pipeline
 
 /// The options each command accepts, grouped as the help shows them.
 enum OptionTable {
@@ -98,7 +99,7 @@ enum OptionTable {
       },
       OptionSpec(
         "--rate-limit", "RATE", help: "Most requests per window, e.g. 20/min, 5/s, 100/h, 20/60s, or none.",
-        default: "\(RateLimit.itunes) for itunes, none otherwise"
+        default: "\(RateLimit.itunes.commandLineText) for itunes, none otherwise"
       ) { draft, value throws(InvalidValue) in
         draft.rateLimit = try ValueParser.rateLimit(value)
       },

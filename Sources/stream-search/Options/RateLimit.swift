@@ -1,26 +1,16 @@
 // The request budget `--rate-limit` sets: `20/min`, `5/s`, `100/h`, `20/60s`.
 
-/// At most ``permits`` requests in any ``window``: the budget a rate limiter enforces against a
-/// remote source (iTunes allows about 20 requests a minute).
-struct RateLimit: Equatable, Sendable, CustomStringConvertible {
-  /// Requests allowed per window; at least 1.
-  let permits: Int
-  /// The span the permits are counted over; greater than zero.
-  let window: Duration
+import Pipeline
 
+/// Reading and writing the pipeline's `RateLimit` as `--rate-limit` takes it.
+extension RateLimit {
   /// The iTunes Search API's documented budget, used for `--source itunes` unless overridden.
-  static let itunes = RateLimit(permits: 20, window: .seconds(60))
+  static let itunes = RateLimit(permits: 20, per: .seconds(60))
 
   /// Why a rate's text could not be read.
   enum SyntaxError: Error, Equatable, Sendable {
     /// Not `PERMITS/WINDOW` with a whole number of at least 1 and a window greater than zero.
     case malformed
-  }
-
-  /// Makes a budget of `permits` per `window`; callers keep `permits >= 1` and `window > .zero`.
-  init(permits: Int, window: Duration) {
-    self.permits = permits
-    self.window = window
   }
 
   /// Parses `PERMITS/WINDOW`, where the window is a unit word (`s`, `sec`, `second`, `m`, `min`,
@@ -43,11 +33,11 @@ struct RateLimit: Equatable, Sendable, CustomStringConvertible {
       }
     }
     guard window > .zero else { throw .malformed }
-    self.init(permits: permits, window: window)
+    self.init(permits: permits, per: window)
   }
 
   /// The rate as `--rate-limit` takes it: `20/min`, `5/s`, `100/h`, or `20/90s` for other windows.
-  var description: String {
+  var commandLineText: String {
     switch window {
     case .seconds(1): "\(permits)/s"
     case .seconds(60): "\(permits)/min"

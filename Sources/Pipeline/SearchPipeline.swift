@@ -78,7 +78,7 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
       router.finishAll()
     }
     if Task.isCancelled { emitter.cancelOpenSearches() }
-    return emitter.emitSummary(requests: repository.requests, cacheHits: repository.cacheHits)
+    return emitter.emitSummary(requests: repository.requests, cacheHits: await repository.cacheHits)
   }
 
   /// Reports a bad input line found before the pipeline (e.g. by a replay driver).

@@ -39,7 +39,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   private let cache: AsyncCache<Key, [Category: [SearchItem]], C>?
   private let limiter: RateLimiter<C>?
   private let clock: C
-  private let counts = Mutex((requests: 0, cacheHits: 0))
+  private let requestCount = Mutex(0)
 
   init(source: any SearchSource, configuration: PipelineConfiguration, clock: C) {
     self.source = source
@@ -52,10 +52,12 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// Requests sent to the source so far.
-  var requests: Int { counts.withLock { $0.requests } }
+  var requests: Int { requestCount.withLock { $0 } }
 
-  /// Categories answered from the cache so far.
-  var cacheHits: Int { counts.withLock { $0.cacheHits } }
+  /// Categories answered from the cache so far: the cache's own count of hits.
+  var cacheHits: Int {
+    get async { await cache?.statistics.hits ?? 0 }
+  }
 
   /// The answer for `term` in `scope`.
   ///
@@ -78,9 +80,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       return Answer(items: stale, origin: .loaded, isStale: true)
     }
     switch answer.origin {
-    case .cached:
-      counts.withLock { $0.cacheHits += 1 }
-      log { .cacheHit(term: term.text, category: scope.name) }
+    case .cached: log { .cacheHit(term: term.text, category: scope.name) }
     case .joined: log { .joined(term: term.text, category: scope.name) }
     case .loaded: break
     }
@@ -105,31 +105,30 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
 
   private func attempt(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
     if let limiter { try await limiter.acquire() }
-    counts.withLock { $0.requests += 1 }
+    requestCount.withLock { $0 += 1 }
     log { .fetching(term: term.text, category: scope.name) }
     do {
       switch scope {
       case .category(let category):
         let request = request(term, category)
-        if source.isNetwork {
-          // Real I/O: a replay's runner must wait for it rather than move time past it.
-          return [category: try await withExternalWork { try await source.search(request) }]
-        }
-        return [category: try await source.search(request)]
+        return [category: try await ask { try await source.search(request) }]
       case .all(let categories):
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
           preconditionFailure("Internal inconsistency: single-request scope for a per-category source")
         }
         let request = request(term, first)
-        if source.isNetwork {
-          return try await withExternalWork { try await combined.search(request, categories: categories) }
-        }
-        return try await combined.search(request, categories: categories)
+        return try await ask { try await combined.search(request, categories: categories) }
       }
     } catch let error as SearchError {
       log { .failed(term: term.text, category: scope.name, error: error) }
       throw error
     }
+  }
+
+  /// Runs a call to the source. A network source does real I/O, which a replay's runner must
+  /// wait for rather than move virtual time past.
+  private func ask<T: Sendable>(_ call: () async throws -> T) async throws -> T {
+    source.isNetwork ? try await withExternalWork(call) : try await call()
   }
 
   private func request(_ term: SearchTerm, _ category: Category) -> SearchRequest {

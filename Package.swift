@@ -18,7 +18,7 @@ let package = Package(
     .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline"]),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "StreamsTests", dependencies: ["Streams"]),
+    .testTarget(name: "StreamsTests", dependencies: ["Streams", "TestSupport"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport"]),
     .testTarget(
       name: "CommandLineTests",

@@ -170,7 +170,7 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
   }
 
   @Test func randomScalarsAlwaysMakeValidJSON() throws {
-    var generator = SeededGenerator(seed: 7)
+    var generator = SplitMix64(seed: 7)
     for _ in 0..<500 {
       let length = Int.random(in: 0...12, using: &generator)
       var text = ""

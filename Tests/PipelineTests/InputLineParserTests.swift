@@ -174,7 +174,7 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
       #"{"term":"a","session":"b","at_ms":5,"session":"c"}"#, "{\"term\": \"\u{7F}\u{2028}\"}", #"{"term"}"#,
       #"{"term": "a", "\u0061t_ms": 5}"#, #"{"term": "a",}"#, #"{,"term": "a"}"#, "{\"term\":\"a\"}\u{A0}",
     ]
-    var generator = SeededGenerator(seed: 3)
+    var generator = SplitMix64(seed: 3)
     let terms = [#""plain""#, #""esc\"aped\\""#, #""\u65e5\u672c""#, #""""#, #"" spaced  out ""#, "null", "12"]
     let ats = [#""at_ms": 5"#, #""at_ms": 0"#, #""at_ms": 9007199254740992"#, #""at_ms": 5.0"#, #""at_ms": -3"#]
     let sessions = [#""session": "u1""#, #""session": null"#, #""session": 1"#]

@@ -2,6 +2,7 @@
 // and other failures are not.
 import Pipeline
 import Streams
+import TestSupport
 import Testing
 
 @Suite struct RetryInPipelineTests {

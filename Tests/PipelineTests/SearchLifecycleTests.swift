@@ -1,24 +1,12 @@
 // Every search ends in exactly one results, error or cancelled, whatever the input; and a run
 // cancelled mid-search reports its open searches as cancelled for shutdown.
-import Pipeline
+@testable import Pipeline
 import Streams
 import Testing
 
 @Suite struct SearchLifecycleTests {
-  /// SplitMix64: a small seeded generator so a failing seed can be replayed.
-  struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static func randomKeys(seed: UInt64) -> [Key] {
-    var random = SeededRandom(state: seed)
+    var random = SplitMix64(seed: seed)
     let texts = ["", "  ", "t", "ta", "tay", "Tay", "taylor", "zim", "zimmer", "s", "se", "serial", "x"]
     let sessions: [String?] = [nil, "a", "b"]
     var at: Int64 = 0

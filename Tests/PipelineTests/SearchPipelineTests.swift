@@ -1,7 +1,7 @@
 // The pipeline's semantics, replayed in virtual time with a counting stub source.
 import Pipeline
-import Synchronization
 import Streams
+import TestSupport
 import Testing
 
 @Suite struct SearchPipelineTests {
@@ -241,11 +241,4 @@ import Testing
     ])
     #expect(source.requests.count == 6)
   }
-}
-
-/// A thread-safe list the tests append to from inside tasks.
-final class Recorder<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
-  func append(_ value: Value) { storage.withLock { $0.append(value) } }
-  var values: [Value] { storage.withLock { $0 } }
 }

@@ -36,7 +36,7 @@ import Testing
       " ", "Q", "Z", "@", "[", "`", "{", "  ", "\t", "\n", "\u{A0}", "\u{2003}", "\u{3000}", "\u{85}", "a", "B", "é",
       "e\u{301}", "🎸", "東", "\u{200B}", "x y", "\u{2029}", "\u{1680}", "\u{202F}", "\u{205F}", "\u{2028}",
     ]
-    var generator = SeededGenerator(seed: 42)
+    var generator = SplitMix64(seed: 42)
     for _ in 0..<2_000 {
       let count = Int.random(in: 0...8, using: &generator)
       let raw = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
@@ -82,19 +82,3 @@ private func scalarsOf(_ text: String) -> [UInt32] {
   text.unicodeScalars.map(\.value)
 }
 
-/// A small deterministic random generator (SplitMix64), so generated cases are the same each run.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}

@@ -2,6 +2,7 @@
 // failure and cancellation.
 import Streams
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct SwitchMapTests {

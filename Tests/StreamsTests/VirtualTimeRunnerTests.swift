@@ -1,6 +1,7 @@
 // The runner's contract: exact virtual time, quiescence before time moves, stalls reported.
 import Streams
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct VirtualTimeRunnerTests {

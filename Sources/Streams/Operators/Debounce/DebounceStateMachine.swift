@@ -6,7 +6,7 @@
 /// @usableFromInline rather than private throughout, so that it is specialised in the module
 /// that uses debounce (see Downstream.swift); only DebounceStorage touches it.
 @usableFromInline
-struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
+struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOperatorState {
   /// What the storage does after releasing the lock.
   @usableFromInline
   struct Action {
@@ -26,15 +26,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
 
   @inlinable init() {}
 
-  /// Whether the base's iteration has been started.
-  @inlinable var hasStarted: Bool { pump != nil || downstream.isEnded }
 
-  @inlinable mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
-    // The consumer may have gone between deciding to start and starting: stop it then.
-    guard !downstream.isEnded else { return task }
-    pump = task
-    return nil
-  }
 
   @inlinable mutating func timerStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
     // A newer timer replaced this one while it was being created: it has no work.
@@ -119,11 +111,7 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable> {
     return action
   }
 
-  @inlinable mutating func poll() -> Result<Element?, any Error>? { downstream.poll() }
 
-  @inlinable mutating func wait(_ continuation: UnsafeContinuation<Element?, any Error>) -> Resumption<Element>? {
-    downstream.wait(continuation)
-  }
 
   @inlinable mutating func takeTimer() -> Task<Void, Never>? {
     defer { timer = nil }

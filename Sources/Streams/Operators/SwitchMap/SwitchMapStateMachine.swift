@@ -6,7 +6,7 @@
 /// @usableFromInline rather than private throughout, so that it is specialised in the module
 /// that uses switchMap (see Downstream.swift); only SwitchMapStorage touches it.
 @usableFromInline
-struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
+struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorState {
   @usableFromInline typealias Event = SwitchMapEvent<Input, Output>
 
   /// What the storage does after releasing the lock.
@@ -40,15 +40,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
 
   @inlinable init() {}
 
-  /// Whether the base's iteration has been started.
-  @inlinable var hasStarted: Bool { pump != nil || downstream.isEnded }
 
-  @inlinable mutating func pumpStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
-    // The consumer may have gone between deciding to start and starting: stop it then.
-    guard !downstream.isEnded else { return task }
-    pump = task
-    return nil
-  }
 
   /// A new element: returns the generation its child must carry, nil when the sequence ended.
   @inlinable mutating func element(_ input: Input) -> (generation: UInt64?, action: Action) {
@@ -117,9 +109,5 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable> {
     return action
   }
 
-  @inlinable mutating func poll() -> Result<Event?, any Error>? { downstream.poll() }
 
-  @inlinable mutating func wait(_ continuation: UnsafeContinuation<Event?, any Error>) -> Resumption<Event>? {
-    downstream.wait(continuation)
-  }
 }

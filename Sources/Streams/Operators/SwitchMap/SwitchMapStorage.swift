@@ -23,18 +23,7 @@ where Base.Element: Sendable {
   }
 
   @inlinable func next() async throws -> Event? {
-    let (ready, mustStart) = state.withLock { machine in
-      (machine.poll(), !machine.hasStarted)
-    }
-    if let ready { return try ready.get() }
-    if mustStart { startPump() }
-    return try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { continuation in
-        state.withLock { $0.wait(continuation) }?.resume()
-      }
-    } onCancel: {
-      consumerCancelled()
-    }
+    try await nextElement(of: state, startPump: startPump, consumerCancelled: consumerCancelled)
   }
 
   @inlinable func consumerCancelled() {

@@ -46,6 +46,9 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       return await searchInOneRequest(term)
     }
     let categories = configuration.categories
+    if let cached = await repository.cachedAnswers(for: term, scopes: categories.map { .category($0) }) {
+      return answeredFromCache(categories: categories, answers: cached, progress: progress)
+    }
     var results = [CategoryResult?](repeating: nil, count: categories.count)
     var origins: [CacheOrigin] = []
     await withTaskGroup(of: Arrival.self) { group in
@@ -97,8 +100,28 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       source: ResultSource(aggregating: origins))
   }
 
+  /// Every category answered from memory, in order: what the task group would have produced,
+  /// without its tasks and timer.
+  private func answeredFromCache(
+    categories: [Category], answers: [SearchRepository<C>.Answer],
+    progress: (@Sendable (CategoryResult) -> Void)?
+  ) -> SearchOutcome {
+    let results = zip(categories, answers).map { category, answer in
+      CategoryResult(category: category, outcome: .items(answer.items[category] ?? [], from: .cache))
+    }
+    if let progress { results.forEach(progress) }
+    return SearchOutcome(categories: results, source: .cache)
+  }
+
   private func searchInOneRequest(_ term: SearchTerm) async -> SearchOutcome {
     let categories = configuration.categories
+    if let cached = await repository.cachedAnswers(for: term, scopes: [.all(categories)]), let answer = cached.first {
+      return SearchOutcome(
+        categories: categories.map {
+          CategoryResult(category: $0, outcome: .items(answer.items[$0] ?? [], from: .cache))
+        },
+        source: .cache)
+    }
     do {
       let request: @Sendable () async throws -> SearchRepository<C>.Answer = { [repository] in
         try await repository.answer(for: term, scope: .all(categories))

@@ -150,6 +150,27 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
     }
   }
 
+  /// The stored values for every key in `keys`, in order, when each is stored and unexpired;
+  /// nil, changing nothing, when any is not.
+  ///
+  /// Useful when an answer needs several keys: when all are hits, the caller can skip the
+  /// concurrency a load would need (tasks, timers) and ask the actor once. Each hit counts and
+  /// marks its entry used, as ``value(for:load:)`` would.
+  @inlinable public func storedValues(for keys: [Key]) -> [Value]? {
+    var slots: [Int] = []
+    slots.reserveCapacity(keys.count)
+    for key in keys {
+      guard let slot = entries.slot(of: key) else { return nil }
+      if let expiry = entries.element(at: slot).expiry, clock.now >= expiry { return nil }
+      slots.append(slot)
+    }
+    counters.hits += slots.count
+    return slots.map { slot in
+      entries.markUsed(slot)
+      return entries.element(at: slot).value
+    }
+  }
+
   /// Removes every stored entry. Loads in flight still answer their waiters, but their results
   /// are not stored: they may predate whatever made the caller clear the cache.
   public func removeAll() {

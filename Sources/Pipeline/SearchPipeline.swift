@@ -47,35 +47,38 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
   /// Runs the pipeline over `inputs` until they finish and every search has ended, or until
   /// cancelled; returns the summary it emitted last.
   @discardableResult
-  public func run<Inputs: AsyncSequence>(_ inputs: Inputs) async -> RunSummary
+  public func run<Inputs: AsyncSequence & Sendable>(_ inputs: Inputs) async -> RunSummary
   where Inputs.Element == PipelineInput {
+    let inlet = makeInlet()
+    return await run(inlet) {
+      do {
+        for try await input in inputs { inlet.send(input) }
+      } catch {
+        // A failing input ends the input: what was read is still answered.
+      }
+      inlet.finish()
+    }
+  }
+
+  /// An inlet for ``run(_:reading:)``, fed by a caller that routes input itself.
+  func makeInlet() -> PipelineInlet<C> {
+    PipelineInlet(configuration: configuration, emitter: emitter, clock: clock)
+  }
+
+  /// Runs a session for every session `inlet` starts, and `reading` (if any) beside them,
+  /// until the inlet is finished and every search has ended, or until cancelled.
+  func run(
+    _ inlet: PipelineInlet<C>, reading: (@Sendable () async -> Void)? = nil
+  ) async -> RunSummary {
     let session = SessionPipeline(
       configuration: configuration,
       fanOut: CategoryFanOut(repository: repository, configuration: configuration, clock: clock),
       emitter: emitter, clock: clock)
     await withDiscardingTaskGroup { group in
-      var router = SessionRouter<C>(idleTimeout: configuration.sessionIdleTimeout, clock: clock)
-      do {
-        for try await input in inputs {
-          emitter.countInputLine()
-          switch input {
-          case .invalid(let line, let reason):
-            emitter.emit(.inputError(line: line, reason: reason), session: nil)
-          case .keystroke(let keystroke):
-            var term = SearchTerm(keystroke.term)
-            if term.isBelow(minimumLength: configuration.minimumTermLength) { term = SearchTerm("") }
-            router.send(term, to: keystroke.session) { terms in
-              group.addTask { await session.run(terms, session: keystroke.session) }
-            }
-            for forgotten in router.forgetIdleSessions() {
-              configuration.log?(.sessionForgotten(forgotten))
-            }
-          }
-        }
-      } catch {
-        // A failing input ends the input: what was read is still answered.
+      if let reading { group.addTask(operation: reading) }
+      for await start in inlet.sessionStarts {
+        group.addTask { await session.run(start.terms, session: start.session) }
       }
-      router.finishAll()
     }
     if Task.isCancelled { emitter.cancelOpenSearches() }
     return emitter.emitSummary(requests: repository.requests, cacheHits: await repository.cacheHits)

@@ -52,8 +52,8 @@ public struct ReplayDriver: Sendable {
     let runner = VirtualTimeRunner()
     let pipeline = SearchPipeline(
       configuration: configuration, source: makeSource(runner.clock), clock: runner.clock, sink: sink)
-    // Fed from this thread; an InputFeed rather than an AsyncStream (see InputFeed for why).
-    let feed = InputFeed<PipelineInput>()
+    // Routed on this thread, straight into the sessions' feeds (see PipelineInlet for why).
+    let feed = pipeline.makeInlet()
     let task = runner.start { await pipeline.run(feed) }
     runner.runUntilIdle()
     var lastInstant: Int64 = 0
@@ -61,20 +61,20 @@ public struct ReplayDriver: Sendable {
       while let line = try nextLine() {
         switch line {
         case .invalid(let number, let reason):
-          feed.yield(.invalid(line: number, reason: reason))
+          feed.send(.invalid(line: number, reason: reason))
         case .keystroke(let keystroke, let number):
           guard let instant = keystroke.atMilliseconds else {
-            feed.yield(.invalid(line: number, reason: "at_ms is required in replay"))
+            feed.send(.invalid(line: number, reason: "at_ms is required in replay"))
             break
           }
           guard instant >= lastInstant else {
-            feed.yield(.invalid(
+            feed.send(.invalid(
               line: number, reason: "at_ms \(instant) goes backwards (the line before was at \(lastInstant))"))
             break
           }
           lastInstant = instant
           runner.advance(to: .milliseconds(instant))
-          feed.yield(.keystroke(keystroke))
+          feed.send(.keystroke(keystroke))
         }
         runner.runUntilIdle()
       }

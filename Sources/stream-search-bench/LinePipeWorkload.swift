@@ -92,15 +92,15 @@ struct LinePipeWorkload: Sendable {
   }
 
   private func withLines(
-    _ payload: [UInt8], _ body: (AsyncMapSequence<LineReader, String>) async throws -> Void
+    _ payload: [UInt8], _ body: (LineTexts) async throws -> Void
   ) async throws {
     let descriptor = try startWriter(payload)
     defer { close(descriptor) }
     try await body(Self.texts(descriptor))
   }
 
-  private static func texts(_ descriptor: Int32) -> AsyncMapSequence<LineReader, String> {
-    LineReader(fileDescriptor: descriptor).map { @Sendable line in line.text ?? "" }
+  private static func texts(_ descriptor: Int32) -> LineTexts {
+    LineTexts(reader: LineReader(fileDescriptor: descriptor))
   }
 
   /// A pipe whose write end a new thread fills with `payload` and closes; returns the read end.

@@ -8,8 +8,10 @@
 /// to by their position ("rank"). Posting lists hold ranks in ascending order, so walking them
 /// in order visits items best first and a search can stop as soon as it has enough.
 final class CatalogIndex: Sendable {
-  /// The items, in rank order.
-  let items: [SearchItem]
+  /// Where the items are; the index refers to them by rank and keeps only their positions here.
+  let store: any CatalogItemStore
+  /// Rank → the item's position in `store`.
+  let positions: [UInt32]
   /// Every distinct folded word of the names, sorted by scalar values; a word id is a position
   /// here, so all words with a given prefix form one contiguous range of ids.
   let words: [FoldedWord]
@@ -37,16 +39,18 @@ final class CatalogIndex: Sendable {
   /// How many names of an item are indexed: track, collection, artist.
   static let namesPerItem = 3
 
-  /// Indexes `items` (any order; ties of popularity are broken by id).
-  init(items unordered: [SearchItem]) {
-    let items = Self.rankOrder(unordered)
-    self.items = items
+  /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id).
+  init(store: any CatalogItemStore, positions unordered: [UInt32]) {
+    let positions = Self.rankOrder(unordered, in: store)
+    self.store = store
+    self.positions = positions
 
     var names = NameTokenizer()
-    for item in items {
-      names.add(item.trackName)
-      names.add(item.collectionName)
-      names.add(item.artistName)
+    for position in positions {
+      let (track, collection, artist) = store.names(at: Int(position))
+      names.add(track)
+      names.add(collection)
+      names.add(artist)
     }
     let (words, tokens) = names.sortedDictionary()
     self.words = words
@@ -55,8 +59,8 @@ final class CatalogIndex: Sendable {
 
     var postings = PostingsBuilder(wordCount: words.count)
     var nameStarts = PostingsBuilder(wordCount: words.count)
-    var itemWordBits = [UInt64](repeating: 0, count: items.count)
-    for rank in items.indices {
+    var itemWordBits = [UInt64](repeating: 0, count: positions.count)
+    for rank in positions.indices {
       let first = names.bounds[Self.namesPerItem * rank]
       let end = names.bounds[Self.namesPerItem * (rank + 1)]
       postings.add(rank: rank, words: tokens[first..<end])
@@ -97,31 +101,32 @@ final class CatalogIndex: Sendable {
     self.wordMasks = wordMasks
   }
 
-  /// `items` by popularity (highest first), then id (lowest first).
+  /// `positions` ordered by their items' popularity (highest first), then id (lowest first).
   ///
   /// A counting sort on popularity when its values span less than a million (always, for the
   /// generated catalog), then a sort by id of each group of equal popularity that is not in id
-  /// order already; otherwise an ordinary sort. Sorting whole items, or calling a comparison
-  /// closure per pair, costs most of the start-up time in debug builds.
-  private static func rankOrder(_ items: [SearchItem]) -> [SearchItem] {
-    let popularities = items.map { $0.popularity ?? 0 }
-    let ids = items.map(\.id)
-    guard let lowest = popularities.min(), let highest = popularities.max() else { return items }
+  /// order already; otherwise an ordinary sort. Calling a comparison closure per pair costs
+  /// most of the start-up time in debug builds.
+  private static func rankOrder(_ positions: [UInt32], in store: any CatalogItemStore) -> [UInt32] {
+    let keys = positions.map { store.rankKey(at: Int($0)) }
+    let popularities = keys.map(\.popularity)
+    let ids = keys.map(\.id)
+    guard let lowest = popularities.min(), let highest = popularities.max() else { return positions }
     guard highest.subtractingReportingOverflow(lowest).partialValue < 1 << 20, highest >= lowest else {
-      let order = items.indices.sorted { left, right in
+      let order = positions.indices.sorted { left, right in
         popularities[left] != popularities[right]
           ? popularities[left] > popularities[right] : ids[left] < ids[right]
       }
-      return order.map { items[$0] }
+      return order.map { positions[$0] }
     }
     // Bucket b holds popularity `highest - b`; `groupStart[b]` is where it begins in `order`.
     var groupStart = [Int](repeating: 0, count: highest - lowest + 2)
     for popularity in popularities { groupStart[highest - popularity + 1] += 1 }
     for bucket in 1..<groupStart.count { groupStart[bucket] += groupStart[bucket - 1] }
     var next = groupStart
-    var order = [Int](repeating: 0, count: items.count)
-    for (position, popularity) in popularities.enumerated() {
-      order[next[highest - popularity]] = position
+    var order = [Int](repeating: 0, count: positions.count)
+    for (index, popularity) in popularities.enumerated() {
+      order[next[highest - popularity]] = index
       next[highest - popularity] += 1
     }
     for bucket in 0..<(groupStart.count - 1) where groupStart[bucket + 1] - groupStart[bucket] > 1 {
@@ -129,7 +134,7 @@ final class CatalogIndex: Sendable {
       let inIdOrder = group.dropFirst().allSatisfy { ids[order[$0 - 1]] <= ids[order[$0]] }
       if !inIdOrder { order[group].sort { ids[$0] < ids[$1] } }
     }
-    return order.map { items[$0] }
+    return order.map { positions[$0] }
   }
 
   /// How many ranks the posting lists of words `ids` hold together (with repeats).

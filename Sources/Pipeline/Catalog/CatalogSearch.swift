@@ -13,12 +13,12 @@ extension CatalogIndex {
   /// 4. every query word matches as above or within its typo allowance ("tylor").
   /// Within a tier items come by popularity (highest first), then by id (lowest first).
   func search(_ term: String, limit: Int) -> [SearchItem] {
-    guard limit > 0, !items.isEmpty else { return [] }
+    guard limit > 0, !positions.isEmpty else { return [] }
     let query = TextFolding.words(term)
     guard !query.isEmpty else { return [] }
     var search = CatalogSearch(index: self, query: query, limit: limit)
     search.run()
-    return search.ranks.map { items[Int($0)] }
+    return search.ranks.map { store.item(at: Int(positions[Int($0)])) }
   }
 }
 

@@ -16,15 +16,15 @@ final class CatalogIndex: Sendable {
   /// here, so all words with a given prefix form one contiguous range of ids.
   let words: [FoldedWord]
   /// Word id `w` → the ranks whose names contain it: `postingItems[postingStart[w] ..< postingStart[w + 1]]`.
-  let postingStart: [Int]
+  let postingStart: [Int32]
   let postingItems: [Int32]
   /// Word id `w` → the ranks with a name *starting* with it, laid out like the postings.
-  let nameStartStart: [Int]
+  let nameStartStart: [Int32]
   let nameStartItems: [Int32]
   /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
   /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
   let tokens: [Int32]
-  let nameBounds: [Int]
+  let nameBounds: [Int32]
   /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
   /// bits are set cannot match the item, which rules out most candidates with one AND.
   let itemWordBits: [UInt64]
@@ -45,38 +45,37 @@ final class CatalogIndex: Sendable {
     self.store = store
     self.positions = positions
 
-    var names = NameTokenizer()
+    var names = NameTokenizer(store: store)
     for position in positions {
-      let (track, collection, artist) = store.names(at: Int(position))
-      names.add(track)
-      names.add(collection)
-      names.add(artist)
+      let item = store.names(at: Int(position))
+      names.add(item.track)
+      names.add(item.collection)
+      names.add(item.artist)
     }
     let (words, tokens) = names.sortedDictionary()
+    let bounds = names.bounds
     self.words = words
     self.tokens = tokens
-    nameBounds = names.bounds
+    nameBounds = bounds
 
-    var postings = PostingsBuilder(wordCount: words.count)
-    var nameStarts = PostingsBuilder(wordCount: words.count)
-    var itemWordBits = [UInt64](repeating: 0, count: positions.count)
-    for rank in positions.indices {
-      let first = names.bounds[Self.namesPerItem * rank]
-      let end = names.bounds[Self.namesPerItem * (rank + 1)]
-      postings.add(rank: rank, words: tokens[first..<end])
-      for position in first..<end {
-        itemWordBits[rank] |= Self.wordBit(tokens[position])
-      }
-      for name in 0..<Self.namesPerItem {
-        let start = names.bounds[Self.namesPerItem * rank + name]
-        if start < names.bounds[Self.namesPerItem * rank + name + 1] {
-          nameStarts.add(rank: rank, words: tokens[start...start])
-        }
-      }
+    let postings = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
+      tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
     }
-    (postingStart, postingItems) = postings.flattened()
-    (nameStartStart, nameStartItems) = nameStarts.flattened()
-    self.itemWordBits = itemWordBits
+    (postingStart, postingItems) = (postings.start, postings.items)
+    // The first word of each name: a name (track, collection, artist) starts with it.
+    var firstWords: [Int32] = []
+    let nameStarts = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
+      firstWords.removeAll(keepingCapacity: true)
+      for name in Self.namesPerItem * rank..<Self.namesPerItem * (rank + 1) where bounds[name] < bounds[name + 1] {
+        firstWords.append(tokens[Int(bounds[name])])
+      }
+      return firstWords[...]
+    }
+    (nameStartStart, nameStartItems) = (nameStarts.start, nameStarts.items)
+    itemWordBits = positions.indices.map { rank in
+      tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
+        .reduce(UInt64(0)) { $0 | Self.wordBit($1) }
+    }
 
     var trigrams: [UInt64: [Int32]] = [:]
     let longest = words.reduce(0) { max($0, $1.count) }
@@ -139,7 +138,7 @@ final class CatalogIndex: Sendable {
 
   /// How many ranks the posting lists of words `ids` hold together (with repeats).
   func postingCount(_ ids: Range<Int>) -> Int {
-    ids.isEmpty ? 0 : postingStart[ids.upperBound] - postingStart[ids.lowerBound]
+    ids.isEmpty ? 0 : Int(postingStart[ids.upperBound] - postingStart[ids.lowerBound])
   }
 
   /// The bit standing for word `id` in `itemWordBits`: a multiplicative hash onto 64 bits, so
@@ -167,84 +166,5 @@ final class CatalogIndex: Sendable {
       mask |= 1 << UInt64(bit)
     }
     return mask
-  }
-}
-
-/// Folds names to words and gives every distinct word an id, caching whole names because
-/// artists and albums repeat across many songs.
-private struct NameTokenizer {
-  private var ids: [FoldedWord: Int32] = [:]
-  private var wordsInOrder: [FoldedWord] = []
-  private var cache: [String: [Int32]] = [:]
-  private var tokens: [Int32] = []
-  /// Where each name's tokens start; one more entry than names.
-  private(set) var bounds: [Int] = [0]
-
-  mutating func add(_ name: String?) {
-    if let name {
-      if let cached = cache[name] {
-        tokens.append(contentsOf: cached)
-      } else {
-        var nameTokens: [Int32] = []
-        for word in TextFolding.words(name) {
-          if let id = ids[word] {
-            nameTokens.append(id)
-          } else {
-            let id = Int32(wordsInOrder.count)
-            ids[word] = id
-            wordsInOrder.append(word)
-            nameTokens.append(id)
-          }
-        }
-        cache[name] = nameTokens
-        tokens.append(contentsOf: nameTokens)
-      }
-    }
-    bounds.append(tokens.count)
-  }
-
-  /// The words sorted by scalar values, and the tokens renumbered to match.
-  func sortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
-    let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
-    var newId = [Int32](repeating: 0, count: order.count)
-    for (position, oldId) in order.enumerated() {
-      newId[oldId] = Int32(position)
-    }
-    return (order.map { wordsInOrder[$0] }, tokens.map { newId[Int($0)] })
-  }
-}
-
-/// Collects, per word, the ascending ranks that contain it, laid out flat: a count per word,
-/// then each rank written at its word's next free slot. Flat arrays rather than an array per
-/// word, because nested arrays dominate the index's start-up time in debug builds.
-private struct PostingsBuilder {
-  private var pairs: [(word: Int32, rank: Int32)] = []
-  private var lastRank: [Int32]
-
-  init(wordCount: Int) {
-    lastRank = Array(repeating: -1, count: wordCount)
-  }
-
-  /// Adds `rank` to the list of each of `words`; ranks must come in ascending order.
-  mutating func add(rank: Int, words: ArraySlice<Int32>) {
-    let rank = Int32(rank)
-    for word in words where lastRank[Int(word)] != rank {
-      lastRank[Int(word)] = rank
-      pairs.append((word, rank))
-    }
-  }
-
-  func flattened() -> (start: [Int], items: [Int32]) {
-    var start = [Int](repeating: 0, count: lastRank.count + 1)
-    for pair in pairs { start[Int(pair.word) + 1] += 1 }
-    for word in lastRank.indices { start[word + 1] += start[word] }
-    var next = start
-    var items = [Int32](repeating: 0, count: pairs.count)
-    // Pairs come in rank order, so each word's slots fill in ascending rank order.
-    for pair in pairs {
-      items[next[Int(pair.word)]] = pair.rank
-      next[Int(pair.word)] += 1
-    }
-    return (start, items)
   }
 }

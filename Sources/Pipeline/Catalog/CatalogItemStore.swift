@@ -13,17 +13,73 @@ protocol CatalogItemStore: Sendable {
   func category(at position: Int) -> Category?
   /// The item's popularity (0 when it has none) and id, which rank it within a tier.
   func rankKey(at position: Int) -> (popularity: Int, id: Int)
-  /// The names the index matches against: track, collection and artist, in that order.
-  func names(at position: Int) -> (track: String?, collection: String?, artist: String?)
+  /// How many distinct names there are; they are numbered `0 ..< nameCount`.
+  var nameCount: Int { get }
+  /// The distinct name numbered `id`.
+  func name(_ id: Int) -> String
+  /// The numbers of the names the index matches against: track, collection and artist, in that
+  /// order, `CatalogItemNames.none` where the item lacks one. Repeated names (an artist's songs)
+  /// share a number, so the index folds each distinct name once.
+  func names(at position: Int) -> CatalogItemNames
   /// The whole item, as it is returned from a search.
   func item(at position: Int) -> SearchItem
+}
+
+/// The numbers of an item's three names in its store (see `CatalogItemStore.names(at:)`).
+struct CatalogItemNames {
+  /// No such name.
+  static let none: Int32 = -1
+
+  var track: Int32
+  var collection: Int32
+  var artist: Int32
 }
 
 /// A store over items given as `SearchItem`s (a catalog file, a test's items, the benchmark's).
 struct SearchItemStore: CatalogItemStore {
   let items: [SearchItem]
+  /// Item `i`'s names are `nameIds[3i ..< 3i + 3]`, numbers into `distinctNames`.
+  private let nameIds: [Int32]
+  private let distinctNames: [String]
+
+  init(items: [SearchItem]) {
+    self.items = items
+    var ids: [String: Int32] = [:]
+    var distinctNames: [String] = []
+    var nameIds: [Int32] = []
+    nameIds.reserveCapacity(3 * items.count)
+    for item in items {
+      for name in [item.trackName, item.collectionName, item.artistName] {
+        guard let name else {
+          nameIds.append(CatalogItemNames.none)
+          continue
+        }
+        if let id = ids[name] {
+          nameIds.append(id)
+        } else {
+          let id = Int32(distinctNames.count)
+          ids[name] = id
+          distinctNames.append(name)
+          nameIds.append(id)
+        }
+      }
+    }
+    self.nameIds = nameIds
+    self.distinctNames = distinctNames
+  }
 
   var count: Int { items.count }
+
+  var nameCount: Int { distinctNames.count }
+
+  func name(_ id: Int) -> String {
+    distinctNames[id]
+  }
+
+  func names(at position: Int) -> CatalogItemNames {
+    let first = 3 * position
+    return CatalogItemNames(track: nameIds[first], collection: nameIds[first + 1], artist: nameIds[first + 2])
+  }
 
   func category(at position: Int) -> Category? {
     Category(kind: items[position].kind, wrapperType: items[position].wrapperType)
@@ -31,11 +87,6 @@ struct SearchItemStore: CatalogItemStore {
 
   func rankKey(at position: Int) -> (popularity: Int, id: Int) {
     (items[position].popularity ?? 0, items[position].id)
-  }
-
-  func names(at position: Int) -> (track: String?, collection: String?, artist: String?) {
-    let item = items[position]
-    return (item.trackName, item.collectionName, item.artistName)
   }
 
   func item(at position: Int) -> SearchItem {

@@ -51,7 +51,7 @@ struct CatalogSearch {
   /// The index's token arrays, held directly so the hot loops index them without going
   /// through the class.
   private let tokens: [Int32]
-  private let nameBounds: [Int]
+  private let nameBounds: [Int32]
   private let wordCount: Int
   private let itemWordBits: [UInt64]
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
@@ -122,7 +122,7 @@ struct CatalogSearch {
         exact.append(Int32(id))
       }
       let firstWord = Int(exact[0])..<Int(exact[0]) + 1
-      let nameStartCount = index.nameStartStart[firstWord.upperBound] - index.nameStartStart[firstWord.lowerBound]
+      let nameStartCount = Int(index.nameStartStart[firstWord.upperBound] - index.nameStartStart[firstWord.lowerBound])
       let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
         .min { index.postingCount($0) < index.postingCount($1) } ?? firstWord
       var merge = index.postingCount(containing) < nameStartCount
@@ -143,8 +143,8 @@ struct CatalogSearch {
   private func hasName(_ rank: Int32, startingWith exact: [Int32], then last: Range<Int>) -> Bool {
     let base = CatalogIndex.namesPerItem * Int(rank)
     for name in 0..<CatalogIndex.namesPerItem {
-      let start = nameBounds[base + name]
-      guard nameBounds[base + name + 1] - start > exact.count else { continue }
+      let start = Int(nameBounds[base + name])
+      guard Int(nameBounds[base + name + 1]) - start > exact.count else { continue }
       var position = 0
       while position < exact.count, tokens[start + position] == exact[position] { position += 1 }
       if position == exact.count && last.contains(Int(tokens[start + position])) { return true }
@@ -249,6 +249,6 @@ struct CatalogSearch {
   /// Where all words of the item's names lie in `tokens`.
   private func wordRange(of rank: Int32) -> Range<Int> {
     let base = CatalogIndex.namesPerItem * Int(rank)
-    return nameBounds[base]..<nameBounds[base + CatalogIndex.namesPerItem]
+    return Int(nameBounds[base])..<Int(nameBounds[base + CatalogIndex.namesPerItem])
   }
 }

@@ -31,10 +31,16 @@ struct GeneratedCatalog: CatalogItemStore {
     (Int(records[position].popularity), GeneratedRecord.firstTrackId + position)
   }
 
-  func names(at position: Int) -> (track: String?, collection: String?, artist: String?) {
+  var nameCount: Int { nameTable.count }
+
+  func name(_ id: Int) -> String {
+    nameTable[id]
+  }
+
+  func names(at position: Int) -> CatalogItemNames {
     let record = records[position]
-    let collection = record.kind == .movie ? nil : nameTable[Int(record.collectionName)]
-    return (nameTable[Int(record.trackName)], collection, nameTable[Int(record.artistName)])
+    let collection = record.kind == .movie ? CatalogItemNames.none : Int32(record.collectionName)
+    return CatalogItemNames(track: Int32(record.trackName), collection: collection, artist: Int32(record.artistName))
   }
 
   func item(at position: Int) -> SearchItem {

@@ -21,6 +21,8 @@ final class CatalogIndex: Sendable {
   /// Word id `w` → the ranks with a name *starting* with it, laid out like the postings.
   let nameStartStart: [Int32]
   let nameStartItems: [Int32]
+  /// The ranks with a name starting with a given pair of words.
+  let namePairs: NamePairIndex
   /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
   /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
   let tokens: [Int32]
@@ -72,6 +74,7 @@ final class CatalogIndex: Sendable {
       return firstWords[...]
     }
     (nameStartStart, nameStartItems) = (nameStarts.start, nameStarts.items)
+    namePairs = NamePairIndex(tokens: tokens, bounds: bounds, rankCount: positions.count)
     itemWordBits = positions.indices.map { rank in
       tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
         .reduce(UInt64(0)) { $0 | Self.wordBit($1) }

@@ -54,7 +54,7 @@ final class CatalogIndex: Sendable {
       names.add(item.collection)
       names.add(item.artist)
     }
-    let (words, tokens) = names.sortedDictionary()
+    let (words, tokens) = names.takeSortedDictionary()
     let bounds = names.bounds
     self.words = words
     self.tokens = tokens

@@ -53,14 +53,20 @@ struct NameTokenizer {
     nameLength[number] = length
   }
 
-  /// The words sorted by scalar values, and `tokens` renumbered to match.
-  func sortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
+  /// The words sorted by scalar values, and `tokens` renumbered to match; renumbered in place
+  /// (this tokenizer's `tokens` are left empty) rather than copied, to keep the build's peak low.
+  mutating func takeSortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
     let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
     var newId = [Int32](repeating: 0, count: order.count)
     for (position, oldId) in order.enumerated() {
       newId[oldId] = Int32(position)
     }
-    return (order.map { wordsInOrder[$0] }, tokens.map { newId[Int($0)] })
+    var renumbered = tokens
+    tokens = []
+    for position in renumbered.indices {
+      renumbered[position] = newId[Int(renumbered[position])]
+    }
+    return (order.map { wordsInOrder[$0] }, renumbered)
   }
 }
 

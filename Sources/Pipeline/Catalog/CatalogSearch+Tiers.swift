@@ -60,11 +60,21 @@ extension CatalogSearch {
   /// Builds the prefix sets of all query words but `driver` when they pay for `candidates`
   /// more candidates; returns whether they are all built.
   private mutating func buildPrefixSets(except driver: Int, candidates: Int) -> Bool {
+    makeRoomForSets()
     let missing = prefixes.indices.filter { $0 != driver && prefixSets[$0] == nil }
     let postings = missing.reduce(0) { $0 + index.postingCount(prefixes[$1]) }
     guard Self.setsPay(postings: postings, candidates: candidates) else { return false }
     for query in missing { prefixSets[query] = RankSet(index: index, words: prefixes[query]) }
     return true
+  }
+
+  /// Gives every query word an (unbuilt) slot in each kind of set, the first time sets are
+  /// considered.
+  private mutating func makeRoomForSets() {
+    guard prefixSets.isEmpty else { return }
+    prefixSets = Array(repeating: nil, count: query.count)
+    insideSets = prefixSets
+    typoSets = prefixSets
   }
 
   // MARK: Tiers 3 and 4: inside a word, within a typo
@@ -163,6 +173,7 @@ extension CatalogSearch {
   /// Builds every set the tier of `match` reads (prefix, inside and, for `typo`, typo sets of
   /// every query word) when they pay for `candidates` more candidates; returns whether built.
   private mutating func buildLooseSets(_ match: UInt8, candidates: Int) -> Bool {
+    makeRoomForSets()
     var postings = 0
     for query in query.indices {
       if prefixSets[query] == nil { postings += index.postingCount(prefixes[query]) }

@@ -65,14 +65,15 @@ struct CatalogSearch {
   /// The answer so far, best first.
   var ranks: [Int32] = []
   /// Per query word, the words it lies inside (tier 3) and is a typo away from (tier 4), each
-  /// list only the words that matched no better.
-  var insideWords: [[Int]]
-  var typoWords: [[Int]]
+  /// list only the words that matched no better; empty until those tiers run.
+  var insideWords: [[Int]] = []
+  var typoWords: [[Int]] = []
   /// Per query word, the ranks of the items with a word it starts, lies inside, is a typo away
-  /// from; built only when a walk turns out long (see `RankSet`).
-  var prefixSets: [RankSet?]
-  var insideSets: [RankSet?]
-  var typoSets: [RankSet?]
+  /// from; built only when a walk turns out long (see `RankSet`), and empty until then, so a
+  /// short search allocates none of them.
+  var prefixSets: [RankSet?] = []
+  var insideSets: [RankSet?] = []
+  var typoSets: [RankSet?] = []
 
   init(index: CatalogIndex, query: [FoldedWord], limit: Int) {
     self.index = index
@@ -84,11 +85,6 @@ struct CatalogSearch {
     wordCount = index.words.count
     itemWordBits = index.itemWordBits
     prefixBits = prefixes.map { Self.bits(of: $0) }
-    insideWords = Array(repeating: [], count: query.count)
-    typoWords = insideWords
-    prefixSets = Array(repeating: nil, count: query.count)
-    insideSets = prefixSets
-    typoSets = prefixSets
   }
 
   /// The union of the words' bits; past 64 words nearly every bit would be set anyway.

@@ -46,7 +46,7 @@ enum Match {
 /// Reading a candidate's words costs a few cache misses in a large catalog, so a walk that
 /// has checked `directChecks` candidates without filling the answer switches to `RankSet`s,
 /// bitmaps of the items each query word matches, when building them is cheaper than the
-/// candidates left (for "echo i n" in 100,000 items: about 300 µs → 60 µs). Tier 1 of a
+/// candidates left ("echo i n" in 100,000 items walks 2,500 candidates). Tier 1 of a
 /// multi-word query walks the names starting with its first two words (`NamePairIndex`).
 struct CatalogSearch {
   let index: CatalogIndex

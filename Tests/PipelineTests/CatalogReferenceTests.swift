@@ -7,11 +7,20 @@ import Testing
   private static let items = CatalogSource.generatedItems(count: 1_000)
   private static let source = CatalogSource(items: items)
   /// Each item's category and folded names (track, collection, artist), folded once.
-  private static let foldedNames = items.map { item in
-    (
-      category: Category(kind: item.kind, wrapperType: item.wrapperType),
-      names: [item.trackName, item.collectionName, item.artistName].compactMap { $0 }.map(TextFolding.words)
-    )
+  private static let foldedNames = folded(items)
+  /// A larger catalog, where queries of common short words walk thousands of candidates and
+  /// the search switches to bitmaps of the items each query word matches.
+  private static let largeItems = CatalogSource.generatedItems(count: 8_000)
+  private static let largeSource = CatalogSource(items: largeItems)
+  private static let largeFoldedNames = folded(largeItems)
+
+  private static func folded(_ items: [SearchItem]) -> [(category: Category?, names: [[FoldedWord]])] {
+    items.map { item in
+      (
+        category: Category(kind: item.kind, wrapperType: item.wrapperType),
+        names: [item.trackName, item.collectionName, item.artistName].compactMap { $0 }.map(TextFolding.words)
+      )
+    }
   }
 
   @Test func indexedSearchAgreesWithABruteForceRanking() async throws {
@@ -24,6 +33,23 @@ import Testing
       compared += 1
     }
     #expect(compared > 150)
+  }
+
+  @Test func longWalksAgreeWithABruteForceRanking() async throws {
+    let terms = [
+      "the n", "the re", "echo i n", "birds i n", "dream to the h", "the red cr", "sing to th e", "don't of",
+      "rose of sta", "the lost el", "the aL", "red l", "wolves i", "strnger", "the rivres", "i n", "in the",
+      "hold with the m", "the northern lake", "love", "ghost in ma",
+    ]
+    for term in terms {
+      for category in Category.defaults {
+        let request = SearchRequest(term: term, category: category, limit: 25)
+        let indexed = try await Self.largeSource.search(request).map(\.id)
+        let reference = Self.reference(
+          term, category: category, limit: 25, items: Self.largeItems, foldedNames: Self.largeFoldedNames)
+        #expect(indexed == reference, "\(term) [\(category)]")
+      }
+    }
   }
 
   /// Every keystroke prefix of a name of every 50th item, and the name with a letter dropped
@@ -51,7 +77,10 @@ import Testing
   }
 
   /// Ranks every item of `category` by the rules `CatalogSource.search` documents.
-  private static func reference(_ term: String, category: Category, limit: Int) -> [Int] {
+  private static func reference(
+    _ term: String, category: Category, limit: Int, items: [SearchItem] = items,
+    foldedNames: [(category: Category?, names: [[FoldedWord]])] = foldedNames
+  ) -> [Int] {
     let query = TextFolding.words(term)
     guard !query.isEmpty else { return [] }
     var ranked: [(tier: Int, popularity: Int, id: Int)] = []

@@ -3,12 +3,17 @@
 
 /// Formats the generated catalog's dates, URLs and scores.
 enum CatalogFormat {
-  /// An iTunes-style release date in `year`: "2014-10-27T07:00:00Z", month and day drawn.
-  static func releaseDate(year: Int, random: inout SplitMix64) -> String {
+  /// A release day drawn for a generated item: a month, then a day of it (28 at most, so every
+  /// month is valid without a calendar).
+  static func releaseDay(_ random: inout SplitMix64) -> (month: Int, day: Int) {
     let month = random.within(1...12)
-    // Day 28 at most, so every month is valid without a calendar.
     let day = random.within(1...28)
-    return "\(year)-\(twoDigits(month))-\(twoDigits(day))T07:00:00Z"
+    return (month, day)
+  }
+
+  /// An iTunes-style release date: "2014-10-27T07:00:00Z".
+  static func releaseDate(year: Int, month: Int, day: Int) -> String {
+    "\(year)-\(twoDigits(month))-\(twoDigits(day))T07:00:00Z"
   }
 
   /// An artwork URL of a square `size` in pixels.

@@ -8,21 +8,25 @@
 /// to by their position ("rank"). Posting lists hold ranks in ascending order, so walking them
 /// in order visits items best first and a search can stop as soon as it has enough.
 final class CatalogIndex: Sendable {
-  /// The items, in rank order.
-  let items: [SearchItem]
+  /// Where the items are; the index refers to them by rank and keeps only their positions here.
+  let store: any CatalogItemStore
+  /// Rank → the item's position in `store`.
+  let positions: [UInt32]
   /// Every distinct folded word of the names, sorted by scalar values; a word id is a position
   /// here, so all words with a given prefix form one contiguous range of ids.
   let words: [FoldedWord]
   /// Word id `w` → the ranks whose names contain it: `postingItems[postingStart[w] ..< postingStart[w + 1]]`.
-  let postingStart: [Int]
+  let postingStart: [Int32]
   let postingItems: [Int32]
   /// Word id `w` → the ranks with a name *starting* with it, laid out like the postings.
-  let nameStartStart: [Int]
+  let nameStartStart: [Int32]
   let nameStartItems: [Int32]
+  /// The ranks with a name starting with a given pair of words.
+  let namePairs: NamePairIndex
   /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
   /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
   let tokens: [Int32]
-  let nameBounds: [Int]
+  let nameBounds: [Int32]
   /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
   /// bits are set cannot match the item, which rules out most candidates with one AND.
   let itemWordBits: [UInt64]
@@ -37,42 +41,44 @@ final class CatalogIndex: Sendable {
   /// How many names of an item are indexed: track, collection, artist.
   static let namesPerItem = 3
 
-  /// Indexes `items` (any order; ties of popularity are broken by id).
-  init(items unordered: [SearchItem]) {
-    let items = Self.rankOrder(unordered)
-    self.items = items
+  /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id).
+  init(store: any CatalogItemStore, positions unordered: [UInt32]) {
+    let positions = Self.rankOrder(unordered, in: store)
+    self.store = store
+    self.positions = positions
 
-    var names = NameTokenizer()
-    for item in items {
-      names.add(item.trackName)
-      names.add(item.collectionName)
-      names.add(item.artistName)
+    var names = NameTokenizer(store: store)
+    for position in positions {
+      let item = store.names(at: Int(position))
+      names.add(item.track)
+      names.add(item.collection)
+      names.add(item.artist)
     }
-    let (words, tokens) = names.sortedDictionary()
+    let (words, tokens) = names.takeSortedDictionary()
+    let bounds = names.bounds
     self.words = words
     self.tokens = tokens
-    nameBounds = names.bounds
+    nameBounds = bounds
 
-    var postings = PostingsBuilder(wordCount: words.count)
-    var nameStarts = PostingsBuilder(wordCount: words.count)
-    var itemWordBits = [UInt64](repeating: 0, count: items.count)
-    for rank in items.indices {
-      let first = names.bounds[Self.namesPerItem * rank]
-      let end = names.bounds[Self.namesPerItem * (rank + 1)]
-      postings.add(rank: rank, words: tokens[first..<end])
-      for position in first..<end {
-        itemWordBits[rank] |= Self.wordBit(tokens[position])
-      }
-      for name in 0..<Self.namesPerItem {
-        let start = names.bounds[Self.namesPerItem * rank + name]
-        if start < names.bounds[Self.namesPerItem * rank + name + 1] {
-          nameStarts.add(rank: rank, words: tokens[start...start])
-        }
-      }
+    let postings = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
+      tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
     }
-    (postingStart, postingItems) = postings.flattened()
-    (nameStartStart, nameStartItems) = nameStarts.flattened()
-    self.itemWordBits = itemWordBits
+    (postingStart, postingItems) = (postings.start, postings.items)
+    // The first word of each name: a name (track, collection, artist) starts with it.
+    var firstWords: [Int32] = []
+    let nameStarts = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
+      firstWords.removeAll(keepingCapacity: true)
+      for name in Self.namesPerItem * rank..<Self.namesPerItem * (rank + 1) where bounds[name] < bounds[name + 1] {
+        firstWords.append(tokens[Int(bounds[name])])
+      }
+      return firstWords[...]
+    }
+    (nameStartStart, nameStartItems) = (nameStarts.start, nameStarts.items)
+    namePairs = NamePairIndex(tokens: tokens, bounds: bounds, rankCount: positions.count)
+    itemWordBits = positions.indices.map { rank in
+      tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
+        .reduce(UInt64(0)) { $0 | Self.wordBit($1) }
+    }
 
     var trigrams: [UInt64: [Int32]] = [:]
     let longest = words.reduce(0) { max($0, $1.count) }
@@ -97,31 +103,32 @@ final class CatalogIndex: Sendable {
     self.wordMasks = wordMasks
   }
 
-  /// `items` by popularity (highest first), then id (lowest first).
+  /// `positions` ordered by their items' popularity (highest first), then id (lowest first).
   ///
   /// A counting sort on popularity when its values span less than a million (always, for the
   /// generated catalog), then a sort by id of each group of equal popularity that is not in id
-  /// order already; otherwise an ordinary sort. Sorting whole items, or calling a comparison
-  /// closure per pair, costs most of the start-up time in debug builds.
-  private static func rankOrder(_ items: [SearchItem]) -> [SearchItem] {
-    let popularities = items.map { $0.popularity ?? 0 }
-    let ids = items.map(\.id)
-    guard let lowest = popularities.min(), let highest = popularities.max() else { return items }
+  /// order already; otherwise an ordinary sort. Calling a comparison closure per pair costs
+  /// most of the start-up time in debug builds.
+  private static func rankOrder(_ positions: [UInt32], in store: any CatalogItemStore) -> [UInt32] {
+    let keys = positions.map { store.rankKey(at: Int($0)) }
+    let popularities = keys.map(\.popularity)
+    let ids = keys.map(\.id)
+    guard let lowest = popularities.min(), let highest = popularities.max() else { return positions }
     guard highest.subtractingReportingOverflow(lowest).partialValue < 1 << 20, highest >= lowest else {
-      let order = items.indices.sorted { left, right in
+      let order = positions.indices.sorted { left, right in
         popularities[left] != popularities[right]
           ? popularities[left] > popularities[right] : ids[left] < ids[right]
       }
-      return order.map { items[$0] }
+      return order.map { positions[$0] }
     }
     // Bucket b holds popularity `highest - b`; `groupStart[b]` is where it begins in `order`.
     var groupStart = [Int](repeating: 0, count: highest - lowest + 2)
     for popularity in popularities { groupStart[highest - popularity + 1] += 1 }
     for bucket in 1..<groupStart.count { groupStart[bucket] += groupStart[bucket - 1] }
     var next = groupStart
-    var order = [Int](repeating: 0, count: items.count)
-    for (position, popularity) in popularities.enumerated() {
-      order[next[highest - popularity]] = position
+    var order = [Int](repeating: 0, count: positions.count)
+    for (index, popularity) in popularities.enumerated() {
+      order[next[highest - popularity]] = index
       next[highest - popularity] += 1
     }
     for bucket in 0..<(groupStart.count - 1) where groupStart[bucket + 1] - groupStart[bucket] > 1 {
@@ -129,12 +136,12 @@ final class CatalogIndex: Sendable {
       let inIdOrder = group.dropFirst().allSatisfy { ids[order[$0 - 1]] <= ids[order[$0]] }
       if !inIdOrder { order[group].sort { ids[$0] < ids[$1] } }
     }
-    return order.map { items[$0] }
+    return order.map { positions[$0] }
   }
 
   /// How many ranks the posting lists of words `ids` hold together (with repeats).
   func postingCount(_ ids: Range<Int>) -> Int {
-    ids.isEmpty ? 0 : postingStart[ids.upperBound] - postingStart[ids.lowerBound]
+    ids.isEmpty ? 0 : Int(postingStart[ids.upperBound] - postingStart[ids.lowerBound])
   }
 
   /// The bit standing for word `id` in `itemWordBits`: a multiplicative hash onto 64 bits, so
@@ -162,84 +169,5 @@ final class CatalogIndex: Sendable {
       mask |= 1 << UInt64(bit)
     }
     return mask
-  }
-}
-
-/// Folds names to words and gives every distinct word an id, caching whole names because
-/// artists and albums repeat across many songs.
-private struct NameTokenizer {
-  private var ids: [FoldedWord: Int32] = [:]
-  private var wordsInOrder: [FoldedWord] = []
-  private var cache: [String: [Int32]] = [:]
-  private var tokens: [Int32] = []
-  /// Where each name's tokens start; one more entry than names.
-  private(set) var bounds: [Int] = [0]
-
-  mutating func add(_ name: String?) {
-    if let name {
-      if let cached = cache[name] {
-        tokens.append(contentsOf: cached)
-      } else {
-        var nameTokens: [Int32] = []
-        for word in TextFolding.words(name) {
-          if let id = ids[word] {
-            nameTokens.append(id)
-          } else {
-            let id = Int32(wordsInOrder.count)
-            ids[word] = id
-            wordsInOrder.append(word)
-            nameTokens.append(id)
-          }
-        }
-        cache[name] = nameTokens
-        tokens.append(contentsOf: nameTokens)
-      }
-    }
-    bounds.append(tokens.count)
-  }
-
-  /// The words sorted by scalar values, and the tokens renumbered to match.
-  func sortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
-    let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
-    var newId = [Int32](repeating: 0, count: order.count)
-    for (position, oldId) in order.enumerated() {
-      newId[oldId] = Int32(position)
-    }
-    return (order.map { wordsInOrder[$0] }, tokens.map { newId[Int($0)] })
-  }
-}
-
-/// Collects, per word, the ascending ranks that contain it, laid out flat: a count per word,
-/// then each rank written at its word's next free slot. Flat arrays rather than an array per
-/// word, because nested arrays dominate the index's start-up time in debug builds.
-private struct PostingsBuilder {
-  private var pairs: [(word: Int32, rank: Int32)] = []
-  private var lastRank: [Int32]
-
-  init(wordCount: Int) {
-    lastRank = Array(repeating: -1, count: wordCount)
-  }
-
-  /// Adds `rank` to the list of each of `words`; ranks must come in ascending order.
-  mutating func add(rank: Int, words: ArraySlice<Int32>) {
-    let rank = Int32(rank)
-    for word in words where lastRank[Int(word)] != rank {
-      lastRank[Int(word)] = rank
-      pairs.append((word, rank))
-    }
-  }
-
-  func flattened() -> (start: [Int], items: [Int32]) {
-    var start = [Int](repeating: 0, count: lastRank.count + 1)
-    for pair in pairs { start[Int(pair.word) + 1] += 1 }
-    for word in lastRank.indices { start[word + 1] += start[word] }
-    var next = start
-    var items = [Int32](repeating: 0, count: pairs.count)
-    // Pairs come in rank order, so each word's slots fill in ascending rank order.
-    for pair in pairs {
-      items[next[Int(pair.word)]] = pair.rank
-      next[Int(pair.word)] += 1
-    }
-    return (start, items)
   }
 }

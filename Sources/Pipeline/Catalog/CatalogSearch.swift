@@ -13,18 +13,18 @@ extension CatalogIndex {
   /// 4. every query word matches as above or within its typo allowance ("tylor").
   /// Within a tier items come by popularity (highest first), then by id (lowest first).
   func search(_ term: String, limit: Int) -> [SearchItem] {
-    guard limit > 0, !items.isEmpty else { return [] }
+    guard limit > 0, !positions.isEmpty else { return [] }
     let query = TextFolding.words(term)
     guard !query.isEmpty else { return [] }
     var search = CatalogSearch(index: self, query: query, limit: limit)
     search.run()
-    return search.ranks.map { items[Int($0)] }
+    return search.ranks.map { store.item(at: Int(positions[Int($0)])) }
   }
 }
 
 /// How a dictionary word matches a query word, tightest first; stored as bytes in one flat
 /// array per search.
-private enum Match {
+enum Match {
   static let none: UInt8 = 0
   /// The word starts with the query word.
   static let prefix: UInt8 = 1
@@ -39,25 +39,41 @@ private enum Match {
 /// Each tier walks the posting lists of its *driver* — the query word with the fewest
 /// candidate items — in rank order and checks the other words on each candidate's own words,
 /// stopping once `limit` items are found. Later tiers re-walk earlier tiers' lists; they only
-/// run when the earlier tiers did not fill the answer, which means those lists were short.
-/// Before checking a candidate's words one by one, the item's `itemWordBits` must share a bit
-/// with every query word's matching words, which rejects most candidates in a few instructions.
+/// run when the earlier tiers did not fill the answer. Before checking a candidate's words one
+/// by one, the item's `itemWordBits` must share a bit with every query word's matching words,
+/// which rejects many candidates in a few instructions.
+///
+/// Reading a candidate's words costs a few cache misses in a large catalog, so a walk that
+/// has checked `directChecks` candidates without filling the answer switches to `RankSet`s,
+/// bitmaps of the items each query word matches, when building them is cheaper than the
+/// candidates left ("echo i n" in 100,000 items walks 2,500 candidates). Tier 1 of a
+/// multi-word query walks the names starting with its first two words (`NamePairIndex`).
 struct CatalogSearch {
-  private let index: CatalogIndex
-  private let query: [FoldedWord]
-  private let limit: Int
+  let index: CatalogIndex
+  let query: [FoldedWord]
+  let limit: Int
   /// Per query word, the ids of the words it starts.
-  private let prefixes: [Range<Int>]
+  let prefixes: [Range<Int>]
   /// The index's token arrays, held directly so the hot loops index them without going
   /// through the class.
-  private let tokens: [Int32]
-  private let nameBounds: [Int]
-  private let wordCount: Int
-  private let itemWordBits: [UInt64]
+  let tokens: [Int32]
+  let nameBounds: [Int32]
+  let wordCount: Int
+  let itemWordBits: [UInt64]
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
-  private let prefixBits: [UInt64]
+  let prefixBits: [UInt64]
   /// The answer so far, best first.
-  private(set) var ranks: [Int32] = []
+  var ranks: [Int32] = []
+  /// Per query word, the words it lies inside (tier 3) and is a typo away from (tier 4), each
+  /// list only the words that matched no better; empty until those tiers run.
+  var insideWords: [[Int]] = []
+  var typoWords: [[Int]] = []
+  /// Per query word, the ranks of the items with a word it starts, lies inside, is a typo away
+  /// from; built only when a walk turns out long (see `RankSet`), and empty until then, so a
+  /// short search allocates none of them.
+  var prefixSets: [RankSet?] = []
+  var insideSets: [RankSet?] = []
+  var typoSets: [RankSet?] = []
 
   init(index: CatalogIndex, query: [FoldedWord], limit: Int) {
     self.index = index
@@ -72,7 +88,7 @@ struct CatalogSearch {
   }
 
   /// The union of the words' bits; past 64 words nearly every bit would be set anyway.
-  private static func bits(of words: some Collection<Int>) -> UInt64 {
+  static func bits(of words: some Collection<Int>) -> UInt64 {
     guard words.count <= 64 else { return ~0 }
     return words.reduce(0) { $0 | CatalogIndex.wordBit(Int32($1)) }
   }
@@ -91,14 +107,14 @@ struct CatalogSearch {
       for id in range { matches[query * wordCount + id] = Match.prefix }
     }
     var looseWords = Array(repeating: [Int](), count: query.count)
-    let inside = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
-    if inside.contains(where: { !$0.isEmpty }) {
-      collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: inside)
+    insideWords = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
+    if insideWords.contains(where: { !$0.isEmpty }) {
+      collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: insideWords)
       guard ranks.count < limit else { return }
     }
-    let near = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
-    if near.contains(where: { !$0.isEmpty }) {
-      collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: near)
+    typoWords = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
+    if typoWords.contains(where: { !$0.isEmpty }) {
+      collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: typoWords)
     }
   }
 
@@ -113,38 +129,47 @@ struct CatalogSearch {
       var merge = PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: prefixes[0])
       while found.count < limit, let rank = merge.next() { found.append(rank) }
     } else {
-      // All but the last query word must be whole words of the name, in order. Candidates come
-      // from the shortest of: names starting with the first word, items with any of the whole
-      // words, items with a word the last query word starts.
-      var exact: [Int32] = []
-      for word in query.dropLast() {
-        guard let id = index.wordId(of: word) else { return [] }
-        exact.append(Int32(id))
-      }
-      let firstWord = Int(exact[0])..<Int(exact[0]) + 1
-      let nameStartCount = index.nameStartStart[firstWord.upperBound] - index.nameStartStart[firstWord.lowerBound]
-      let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
-        .min { index.postingCount($0) < index.postingCount($1) } ?? firstWord
-      var merge = index.postingCount(containing) < nameStartCount
-        ? PostingMerge(items: index.postingItems, start: index.postingStart, words: containing)
-        : PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: firstWord)
-      // An item lacking the bit of a whole word, or of every word the last one starts, fails.
-      let exactBits = exact.map { CatalogIndex.wordBit($0) }
-      while found.count < limit, let rank = merge.next() {
-        let bits = itemWordBits[Int(rank)]
-        guard bits & prefixBits[last] != 0, exactBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-        if hasName(rank, startingWith: exact, then: prefixes[last]) { found.append(rank) }
-      }
+      found = namesStartingWithWords(last: last)
     }
     ranks.append(contentsOf: found)
+    return found
+  }
+
+  /// Tier 1 for several query words: all but the last must be whole words of the name, in
+  /// order, and the last must start the next word.
+  ///
+  /// Candidates come from the shorter of: the names starting with the query's first two words
+  /// (for two words exactly the answer), and the items with the rarest of the whole words or
+  /// of the words the last one starts. A candidate lacking the bit of a whole word, or of every
+  /// word the last one starts, fails before its names are read.
+  private func namesStartingWithWords(last: Int) -> [Int32] {
+    var exact: [Int32] = []
+    for word in query.dropLast() {
+      guard let id = index.wordId(of: word) else { return [] }
+      exact.append(Int32(id))
+    }
+    let second = exact.count > 1 ? Int(exact[1])..<Int(exact[1]) + 1 : prefixes[last]
+    let pairs = index.namePairs.pairIds(first: exact[0], second: second)
+    let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
+      .min { index.postingCount($0) < index.postingCount($1) } ?? second
+    var merge = index.postingCount(containing) < index.namePairs.postingCount(pairs)
+      ? PostingMerge(items: index.postingItems, start: index.postingStart, words: containing)
+      : PostingMerge(items: index.namePairs.lists.items, start: index.namePairs.lists.start, words: pairs)
+    let exactBits = exact.map { CatalogIndex.wordBit($0) }
+    var found: [Int32] = []
+    while found.count < limit, let rank = merge.next() {
+      let bits = itemWordBits[Int(rank)]
+      guard bits & prefixBits[last] != 0, exactBits.allSatisfy({ bits & $0 != 0 }) else { continue }
+      if hasName(rank, startingWith: exact, then: prefixes[last]) { found.append(rank) }
+    }
     return found
   }
 
   private func hasName(_ rank: Int32, startingWith exact: [Int32], then last: Range<Int>) -> Bool {
     let base = CatalogIndex.namesPerItem * Int(rank)
     for name in 0..<CatalogIndex.namesPerItem {
-      let start = nameBounds[base + name]
-      guard nameBounds[base + name + 1] - start > exact.count else { continue }
+      let start = Int(nameBounds[base + name])
+      guard Int(nameBounds[base + name + 1]) - start > exact.count else { continue }
       var position = 0
       while position < exact.count, tokens[start + position] == exact[position] { position += 1 }
       if position == exact.count && last.contains(Int(tokens[start + position])) { return true }
@@ -152,103 +177,9 @@ struct CatalogSearch {
     return false
   }
 
-  // MARK: Tier 2: every query word starts a word
-
-  /// Appends the items where every query word starts a word, other than `nameMatches`.
-  private mutating func collectWordPrefixMatches(skipping nameMatches: [Int32]) {
-    guard prefixes.allSatisfy({ !$0.isEmpty }) else { return }
-    let driver = prefixes.indices.min { index.postingCount(prefixes[$0]) < index.postingCount(prefixes[$1]) } ?? 0
-    var merge = PostingMerge(items: index.postingItems, start: index.postingStart, words: prefixes[driver])
-    var skipped = 0
-    while ranks.count < limit, let rank = merge.next() {
-      // Both lists ascend, so one pointer finds the items tier 1 already took.
-      while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
-      if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
-      let words = wordRange(of: rank)
-      let bits = itemWordBits[Int(rank)]
-      var matchesAll = true
-      for query in prefixes.indices where query != driver && matchesAll {
-        guard bits & prefixBits[query] != 0 else {
-          matchesAll = false
-          break
-        }
-        let range = prefixes[query]
-        var position = words.lowerBound
-        while position < words.upperBound, !range.contains(Int(tokens[position])) { position += 1 }
-        matchesAll = position < words.upperBound
-      }
-      if matchesAll { ranks.append(rank) }
-    }
-  }
-
-  // MARK: Tiers 3 and 4: inside a word, within a typo
-
-  /// Marks the words `lookup` finds for each query word as matching it by `match` where they
-  /// match no better, and adds them to `looseWords`; returns them per query word (none: the
-  /// tier of `match` can find nothing new).
-  private func add(
-    _ match: UInt8, words lookup: (FoldedWord) -> [Int32], to matches: inout [UInt8], _ looseWords: inout [[Int]]
-  ) -> [[Int]] {
-    var added = Array(repeating: [Int](), count: query.count)
-    for query in query.indices {
-      for id in lookup(self.query[query]) where matches[query * wordCount + Int(id)] == Match.none {
-        matches[query * wordCount + Int(id)] = match
-        added[query].append(Int(id))
-      }
-      looseWords[query].append(contentsOf: added[query])
-    }
-    return added
-  }
-
-  /// Appends the items whose loosest word match is exactly `match` (tier 3 for `inside`, 4 for
-  /// `typo`): every query word matches a word that well or better, one only that well. Better
-  /// items were all taken by the earlier tiers.
-  ///
-  /// Candidates come from the driver's lists, or — when shorter — from the lists of the words
-  /// new at this tier (`newWords`), since a qualifying item has one of those.
-  private mutating func collectLooseMatches(
-    _ match: UInt8, matches: [UInt8], looseWords: [[Int]], newWords: [[Int]]
-  ) {
-    let counts = query.indices.map { query in
-      looseWords[query].reduce(index.postingCount(prefixes[query])) { $0 + index.postingCount($1..<$1 + 1) }
-    }
-    guard !counts.contains(0) else { return }
-    let driver = counts.indices.min { counts[$0] < counts[$1] } ?? 0
-    let newWordIds = newWords.joined()
-    let newCount = newWordIds.reduce(0) { $0 + index.postingCount($1..<$1 + 1) }
-    let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
-    let queryBits = query.indices.map { query in
-      prefixes[query].count > 64 ? ~0 : prefixBits[query] | Self.bits(of: looseWords[query])
-    }
-    var merge = PostingMerge(items: index.postingItems, start: index.postingStart, words: candidates)
-    while ranks.count < limit, let rank = merge.next() {
-      let bits = itemWordBits[Int(rank)]
-      guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-      if loosestMatch(of: rank, matches) == match { ranks.append(rank) }
-    }
-  }
-
-  /// Over the query words, the loosest of each one's best match among the item's words;
-  /// `Match.none` when some query word matches none of them.
-  private func loosestMatch(of rank: Int32, _ matches: [UInt8]) -> UInt8 {
-    let words = wordRange(of: rank)
-    var loosest = Match.prefix
-    for query in query.indices {
-      let base = query * wordCount
-      var best = Match.none
-      for position in words {
-        let match = matches[base + Int(tokens[position])]
-        if match != Match.none && (best == Match.none || match < best) { best = match }
-      }
-      if best == Match.none { return Match.none }
-      loosest = max(loosest, best)
-    }
-    return loosest
-  }
-
   /// Where all words of the item's names lie in `tokens`.
-  private func wordRange(of rank: Int32) -> Range<Int> {
+  func wordRange(of rank: Int32) -> Range<Int> {
     let base = CatalogIndex.namesPerItem * Int(rank)
-    return nameBounds[base]..<nameBounds[base + CatalogIndex.namesPerItem]
+    return Int(nameBounds[base])..<Int(nameBounds[base + CatalogIndex.namesPerItem])
   }
 }

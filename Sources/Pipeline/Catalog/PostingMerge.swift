@@ -17,11 +17,11 @@ struct PostingMerge {
   private var last: Int32 = -1
 
   /// A merge of the lists `items[start[w] ..< start[w + 1]]` for every `w` in `words`.
-  init(items: [Int32], start: [Int], words: some Sequence<Int>) {
+  init(items: [Int32], start: [Int32], words: some Sequence<Int>) {
     self.items = items
     for word in words {
-      let position = start[word]
-      let end = start[word + 1]
+      let position = Int(start[word])
+      let end = Int(start[word + 1])
       if position < end {
         heap.append(Cursor(head: items[position], position: position, end: end))
       }

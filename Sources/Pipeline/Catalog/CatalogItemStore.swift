@@ -1,0 +1,95 @@
+// Where a catalog index finds its items: the fields it indexes and ranks by, item by item, and
+// the whole `SearchItem` only when an item is part of an answer.
+
+/// The items of a catalog, by position (`0 ..< count`), in no particular order.
+///
+/// The index reads names, popularity and id once while it is built and afterwards asks only for
+/// the few whole items of an answer, so a store may keep its items in whatever form is smallest
+/// (the generated catalog keeps compact records and renders an item when asked for it).
+protocol CatalogItemStore: Sendable {
+  /// How many items there are.
+  var count: Int { get }
+  /// The category of the item at `position`; nil for an item of no known category.
+  func category(at position: Int) -> Category?
+  /// The item's popularity (0 when it has none) and id, which rank it within a tier.
+  func rankKey(at position: Int) -> (popularity: Int, id: Int)
+  /// How many distinct names there are; they are numbered `0 ..< nameCount`.
+  var nameCount: Int { get }
+  /// The distinct name numbered `id`.
+  func name(_ id: Int) -> String
+  /// The numbers of the names the index matches against: track, collection and artist, in that
+  /// order, `CatalogItemNames.none` where the item lacks one. Repeated names (an artist's songs)
+  /// share a number, so the index folds each distinct name once.
+  func names(at position: Int) -> CatalogItemNames
+  /// The whole item, as it is returned from a search.
+  func item(at position: Int) -> SearchItem
+}
+
+/// The numbers of an item's three names in its store (see `CatalogItemStore.names(at:)`).
+struct CatalogItemNames {
+  /// No such name.
+  static let none: Int32 = -1
+
+  var track: Int32
+  var collection: Int32
+  var artist: Int32
+}
+
+/// A store over items given as `SearchItem`s (a catalog file, a test's items, the benchmark's).
+struct SearchItemStore: CatalogItemStore {
+  let items: [SearchItem]
+  /// Item `i`'s names are `nameIds[3i ..< 3i + 3]`, numbers into `distinctNames`.
+  private let nameIds: [Int32]
+  private let distinctNames: [String]
+
+  init(items: [SearchItem]) {
+    self.items = items
+    var ids: [String: Int32] = [:]
+    var distinctNames: [String] = []
+    var nameIds: [Int32] = []
+    nameIds.reserveCapacity(3 * items.count)
+    for item in items {
+      for name in [item.trackName, item.collectionName, item.artistName] {
+        guard let name else {
+          nameIds.append(CatalogItemNames.none)
+          continue
+        }
+        if let id = ids[name] {
+          nameIds.append(id)
+        } else {
+          let id = Int32(distinctNames.count)
+          ids[name] = id
+          distinctNames.append(name)
+          nameIds.append(id)
+        }
+      }
+    }
+    self.nameIds = nameIds
+    self.distinctNames = distinctNames
+  }
+
+  var count: Int { items.count }
+
+  var nameCount: Int { distinctNames.count }
+
+  func name(_ id: Int) -> String {
+    distinctNames[id]
+  }
+
+  func names(at position: Int) -> CatalogItemNames {
+    let first = 3 * position
+    return CatalogItemNames(track: nameIds[first], collection: nameIds[first + 1], artist: nameIds[first + 2])
+  }
+
+  func category(at position: Int) -> Category? {
+    Category(kind: items[position].kind, wrapperType: items[position].wrapperType)
+  }
+
+  func rankKey(at position: Int) -> (popularity: Int, id: Int) {
+    (items[position].popularity ?? 0, items[position].id)
+  }
+
+  func item(at position: Int) -> SearchItem {
+    items[position]
+  }
+}

@@ -1,5 +1,5 @@
 // Cancel-previous over a real connection: when a newer term settles, the superseded request's
-// connection is closed, seen by the server within 100 ms of the newer request's arrival.
+// connection is closed, seen by the server no later than 100 ms after the newer request arrives.
 import Foundation
 import TestSupport
 import Testing
@@ -23,9 +23,14 @@ import Testing
       let log = await server.waitForRequests(count: 2)
       let closedAt = try #require(await server.waitForEarlyClose(ofRequest: 0), "alpha was never closed")
       #expect(log.map { $0.value(of: "term") } == ["alpha", "beta"])
-      let newerArrival = log[1].arrivedAt
-      let gap = closedAt > newerArrival ? closedAt - newerArrival : newerArrival - closedAt
-      #expect(gap <= .milliseconds(100), "closed \(gap) away from the newer request's arrival")
+      // One-sided: closing before the newer request arrives is the best case (the tool cancels
+      // as the newer search starts, before its request is even sent); only a close that lags the
+      // newer request by more than 100 ms means the superseded request was not aborted at once.
+      // In every run measured here the close came first, by 1-27 ms, so a symmetric bound
+      // (|close - arrival|) fails when the newer request is slow to arrive, as it did at 101 and
+      // 110 ms in a clean-clone CI run on the loaded 2-core machine.
+      let lag = closedAt - log[1].arrivedAt
+      #expect(lag <= .milliseconds(100), "closed \(lag) after the newer request's arrival")
       await tool.waitForLine(containing: #""type":"results""#)
       tool.closeInput()
       #expect(await tool.waitForExit() == 0)

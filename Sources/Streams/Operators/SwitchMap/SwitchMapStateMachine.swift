@@ -1,7 +1,8 @@
 // The decisions of switchMap, free of locks and tasks: which child is the latest, when an output
 // may pass, when a cancellation is reported, and when the sequence ends.
 
-/// switchMap's state: the latest child, the base's progress, and the consumer side.
+/// switchMap's state: the running child of the latest element, the base's progress, and the
+/// consumer side.
 ///
 /// @usableFromInline rather than private throughout, so that it is specialised in the module
 /// that uses switchMap (see Downstream.swift); only SwitchMapStorage touches it.
@@ -24,7 +25,6 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     @usableFromInline var generation: UInt64
     @usableFromInline var input: Input
     @usableFromInline var task: Task<Void, Never>?
-    @usableFromInline var hasReturned = false
 
     @inlinable init(generation: UInt64, input: Input) {
       self.generation = generation
@@ -32,6 +32,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     }
   }
 
+  /// The latest element's child while it runs; nil once it returned (or none started yet).
   @usableFromInline var latest: Child?
   @usableFromInline var generation: UInt64 = 0
   @usableFromInline var pump: Task<Void, Never>?
@@ -46,7 +47,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   @inlinable mutating func element(_ input: Input) -> (generation: UInt64?, action: Action) {
     var action = Action()
     guard !downstream.isEnded else { return (nil, action) }
-    if let previous = latest, !previous.hasReturned {
+    if let previous = latest {
       // The previous child is superseded: stop it, and say so before the new child speaks.
       action.cancelChild = previous.task
       action.resumption = downstream.send(.cancelled(previous.input, by: input))
@@ -78,13 +79,13 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
 
   @inlinable mutating func childReturned(generation: UInt64) -> Resumption<Event>? {
     guard latest?.generation == generation else { return nil }
-    latest?.hasReturned = true
+    latest = nil
     return baseHasFinished ? downstream.finish() : nil
   }
 
   @inlinable mutating func baseFinished() -> Resumption<Event>? {
     baseHasFinished = true
-    if let child = latest, !child.hasReturned {
+    if latest != nil {
       // The last child still runs: the sequence ends when it returns.
       return nil
     }

@@ -160,8 +160,7 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
     var slots: [Int] = []
     slots.reserveCapacity(keys.count)
     for key in keys {
-      guard let slot = entries.slot(of: key) else { return nil }
-      if let expiry = entries.element(at: slot).expiry, clock.now >= expiry { return nil }
+      guard let slot = entries.slot(of: key), !hasExpired(at: slot) else { return nil }
       slots.append(slot)
     }
     counters.hits += slots.count
@@ -186,12 +185,18 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   /// ``staleValue(for:)`` can still offer it when the reload fails.
   @inlinable func storedValue(for key: Key) -> Value? {
     guard let slot = entries.slot(of: key) else { return nil }
-    if let expiry = entries.element(at: slot).expiry, clock.now >= expiry {
+    if hasExpired(at: slot) {
       counters.expirations += 1
       return nil
     }
     entries.markUsed(slot)
     return entries.element(at: slot).value
+  }
+
+  /// Whether the entry at `slot` is a miss now: from its expiry instant on (inclusive).
+  @inlinable func hasExpired(at slot: Int) -> Bool {
+    guard let expiry = entries.element(at: slot).expiry else { return false }
+    return clock.now >= expiry
   }
 
   /// The value stored for `key`, expired or not, without marking it used; nil when none is.

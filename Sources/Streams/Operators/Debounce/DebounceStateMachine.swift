@@ -26,8 +26,6 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOpera
 
   @inlinable init() {}
 
-
-
   @inlinable mutating func timerStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
     // A newer timer replaced this one while it was being created: it has no work.
     guard let current = timer, current.generation == generation else { return task }
@@ -110,8 +108,6 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOpera
     action.resumption = downstream.cancel()
     return action
   }
-
-
 
   @inlinable mutating func takeTimer() -> Task<Void, Never>? {
     defer { timer = nil }

@@ -41,8 +41,6 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
 
   @inlinable init() {}
 
-
-
   /// A new element: returns the generation its child must carry, nil when the sequence ended.
   @inlinable mutating func element(_ input: Input) -> (generation: UInt64?, action: Action) {
     var action = Action()
@@ -109,6 +107,4 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     action.resumption = downstream.cancel()
     return action
   }
-
-
 }

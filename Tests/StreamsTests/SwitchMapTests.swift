@@ -59,11 +59,12 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
-  @Test func staleOutputProducedInTheSameInstantAsTheNewerElementIsDropped() throws {
-    let runner = VirtualTimeRunner()
+  /// Starts switchMap over a stream the test feeds, each child emitting "results <term>", and
+  /// feeds "a": on return the child of "a" waits at `gate`, a wait that ignores cancellation.
+  func startWithTheChildOfAAtTheGate(
+    _ runner: VirtualTimeRunner, _ gate: Gate, _ seen: Recorder<String>
+  ) -> (feed: AsyncStream<String>.Continuation, task: VirtualTask<Void>) {
     let (input, feed) = AsyncStream.makeStream(of: String.self)
-    let gate = Gate()
-    let seen = Recorder<String>()
     let task = runner.start {
       let events = input.switchMap { (term: String, emit: SwitchMapEmitter<String>) in
         if term == "a" { await gate.wait() }
@@ -74,6 +75,14 @@ import Testing
     runner.runUntilIdle()
     feed.yield("a")
     runner.runUntilIdle()
+    return (feed, task)
+  }
+
+  @Test func staleOutputProducedInTheSameInstantAsTheNewerElementIsDropped() throws {
+    let runner = VirtualTimeRunner()
+    let gate = Gate()
+    let seen = Recorder<String>()
+    let (feed, task) = startWithTheChildOfAAtTheGate(runner, gate, seen)
     // In one instant: "b" arrives, then the child of "a" finishes its non-cancellable wait.
     feed.yield("b")
     gate.open()
@@ -84,19 +93,9 @@ import Testing
 
   @Test func outputProducedBeforeTheNewerElementArrivesIsKept() throws {
     let runner = VirtualTimeRunner()
-    let (input, feed) = AsyncStream.makeStream(of: String.self)
     let gate = Gate()
     let seen = Recorder<String>()
-    let task = runner.start {
-      let events = input.switchMap { (term: String, emit: SwitchMapEmitter<String>) in
-        if term == "a" { await gate.wait() }
-        emit("results \(term)")
-      }
-      for try await event in events { seen.append(self.describe(event)) }
-    }
-    runner.runUntilIdle()
-    feed.yield("a")
-    runner.runUntilIdle()
+    let (feed, task) = startWithTheChildOfAAtTheGate(runner, gate, seen)
     gate.open()
     feed.yield("b")
     feed.finish()

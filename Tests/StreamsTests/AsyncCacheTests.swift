@@ -21,6 +21,23 @@ import Testing
     }
   }
 
+  /// A load that answers "a" after 100 ms, recording each call (in `calls`, if given) and each
+  /// cancellation of its wait (in `cancelled`).
+  static func slowLoadOfA(
+    clock: ManualClock, calls: Recorder<String>? = nil, cancelled: Recorder<Bool>
+  ) -> @Sendable () async throws -> String {
+    return {
+      calls?.append("a")
+      do {
+        try await clock.sleep(for: .milliseconds(100))
+      } catch {
+        cancelled.append(true)
+        throw error
+      }
+      return "a"
+    }
+  }
+
   @Test func sameKeyTwiceLoadsOnce() throws {
     let runner = VirtualTimeRunner()
     let clock = runner.clock
@@ -185,16 +202,7 @@ import Testing
     let cache = Cache(capacity: 4, clock: clock)
     let calls = Recorder<String>()
     let loadCancelled = Recorder<Bool>()
-    let load: @Sendable () async throws -> String = {
-      calls.append("a")
-      do {
-        try await clock.sleep(for: .milliseconds(100))
-      } catch {
-        loadCancelled.append(true)
-        throw error
-      }
-      return "a"
-    }
+    let load = Self.slowLoadOfA(clock: clock, calls: calls, cancelled: loadCancelled)
     // The cancelled caller is the one that started the load.
     let starter = runner.start { try await cache.value(for: "a", load: load) }
     runner.runUntilIdle()
@@ -217,15 +225,7 @@ import Testing
     let clock = runner.clock
     let cache = Cache(capacity: 4, clock: clock)
     let loadCancelled = Recorder<Bool>()
-    let load: @Sendable () async throws -> String = {
-      do {
-        try await clock.sleep(for: .milliseconds(100))
-      } catch {
-        loadCancelled.append(true)
-        throw error
-      }
-      return "a"
-    }
+    let load = Self.slowLoadOfA(clock: clock, cancelled: loadCancelled)
     let first = runner.start { try await cache.value(for: "a", load: load) }
     runner.runUntilIdle()
     let second = runner.start { try await cache.value(for: "a", load: load) }

@@ -27,14 +27,8 @@ public struct JSONLinesEncoder: Sendable {
     JSONBytes.appendInteger(event.seq, to: &output)
     JSONBytes.appendRaw(",\"at_ms\":", to: &output)
     JSONBytes.appendInteger(event.atMilliseconds, to: &output)
-    if let session = event.session {
-      JSONBytes.appendRaw(",\"session\":", to: &output)
-      JSONBytes.appendString(session, to: &output)
-    }
-    if let term = event.term {
-      JSONBytes.appendRaw(",\"term\":", to: &output)
-      JSONBytes.appendString(term, to: &output)
-    }
+    appendField(",\"session\":", event.session, to: &output)
+    appendField(",\"term\":", event.term, to: &output)
     switch event.kind {
     case .search, .cleared:
       // Nothing beyond the common fields.
@@ -137,6 +131,7 @@ public struct JSONLinesEncoder: Sendable {
     output.append(UInt8(ascii: "}"))
   }
 
+  /// Appends `key` and `value` as a string, or nothing when `value` is nil (the field is absent).
   @inline(__always)
   private func appendField(_ key: StaticString, _ value: String?, to output: inout [UInt8]) {
     guard let value else { return }

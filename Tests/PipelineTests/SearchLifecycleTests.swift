@@ -58,17 +58,13 @@ import Testing
   }
 
   @Test func cancellingTheRunReportsOpenSearchesAsShutdownThenTheSummary() throws {
-    let runner = VirtualTimeRunner()
-    let source = StubSource(latency: .seconds(5), clock: runner.clock)
-    let log = EventLog()
-    let pipeline = SearchPipeline(source: source, clock: runner.clock, sink: log.sink)
-    let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
-    let task = runner.start { await pipeline.run(inputs) }
-    feed.yield(.keystroke(Keystroke(term: "taylor", atMilliseconds: nil, session: "a")))
-    feed.yield(.keystroke(Keystroke(term: "serial", atMilliseconds: nil, session: "b")))
+    let run = RunningPipeline { StubSource(latency: .seconds(5), clock: $0) }
+    let (runner, source, log) = (run.runner, run.source, run.log)
+    run.input.yield(.keystroke(Keystroke(term: "taylor", atMilliseconds: nil, session: "a")))
+    run.input.yield(.keystroke(Keystroke(term: "serial", atMilliseconds: nil, session: "b")))
     runner.advance(to: .milliseconds(1_000))
-    task.cancel()
-    let summary = try runner.finish(task)
+    run.task.cancel()
+    let summary = try runner.finish(run.task)
     #expect(log.lines == [
       "[a] search taylor@300", "[b] search serial@300", "[a] cancelled taylor shutdown@1000",
       "[b] cancelled serial shutdown@1000", "summary@1000",
@@ -79,16 +75,11 @@ import Testing
   }
 
   @Test func badLinesBecomeInputErrorsAndTheRunGoesOn() throws {
-    let runner = VirtualTimeRunner()
-    let log = EventLog()
-    let pipeline = SearchPipeline(source: StubSource(clock: runner.clock), clock: runner.clock, sink: log.sink)
-    let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
-    let task = runner.start { await pipeline.run(inputs) }
-    feed.yield(.invalid(line: 1, reason: "invalid JSON"))
-    feed.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: nil, session: nil)))
-    feed.finish()
-    let summary = try runner.finish(task)
-    #expect(log.lines == ["input_error 1@0", "search tay@0", "results tay load@0", "summary@0"])
+    let run = RunningPipeline { StubSource(clock: $0) }
+    run.input.yield(.invalid(line: 1, reason: "invalid JSON"))
+    run.input.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: nil, session: nil)))
+    let summary = try run.finish()
+    #expect(run.log.lines == ["input_error 1@0", "search tay@0", "results tay load@0", "summary@0"])
     #expect(summary.inputLines == 2)
     #expect(summary.inputErrors == 1)
   }

@@ -13,15 +13,11 @@ import Testing
   }
 
   @Test func nothingIsAskedAt499AndTheSearchStartsAt500() throws {
-    let runner = VirtualTimeRunner()
-    let source = StubSource(latency: .milliseconds(401), clock: runner.clock)
-    let log = EventLog()
-    let pipeline = SearchPipeline(source: source, clock: runner.clock, sink: log.sink)
-    let (inputs, feed) = AsyncStream.makeStream(of: PipelineInput.self)
-    let task = runner.start { await pipeline.run(inputs) }
+    let run = RunningPipeline { StubSource(latency: .milliseconds(401), clock: $0) }
+    let (runner, source, log) = (run.runner, run.source, run.log)
     for (at, text) in [(0, "t"), (100, "ta"), (200, "tay")] as [(Int64, String)] {
       runner.advance(to: .milliseconds(at))
-      feed.yield(.keystroke(Keystroke(term: text, atMilliseconds: nil, session: nil)))
+      run.input.yield(.keystroke(Keystroke(term: text, atMilliseconds: nil, session: nil)))
     }
     runner.advance(to: .milliseconds(499))
     #expect(source.requests.isEmpty)
@@ -33,8 +29,7 @@ import Testing
     #expect(log.lines == ["search tay@500"])
     runner.advance(to: .milliseconds(901))
     #expect(log.lines == ["search tay@500", "results tay load@901"])
-    feed.finish()
-    let summary = try runner.finish(task)
+    let summary = try run.finish()
     #expect(summary.searches == 1)
     #expect(runner.clock.sleeperCount == 0)
   }

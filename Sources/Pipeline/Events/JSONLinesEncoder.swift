@@ -27,14 +27,8 @@ public struct JSONLinesEncoder: Sendable {
     JSONBytes.appendInteger(event.seq, to: &output)
     JSONBytes.appendRaw(",\"at_ms\":", to: &output)
     JSONBytes.appendInteger(event.atMilliseconds, to: &output)
-    if let session = event.session {
-      JSONBytes.appendRaw(",\"session\":", to: &output)
-      JSONBytes.appendString(session, to: &output)
-    }
-    if let term = event.term {
-      JSONBytes.appendRaw(",\"term\":", to: &output)
-      JSONBytes.appendString(term, to: &output)
-    }
+    JSONBytes.appendField(",\"session\":", event.session, to: &output)
+    JSONBytes.appendField(",\"term\":", event.term, to: &output)
     switch event.kind {
     case .search, .cleared:
       // Nothing beyond the common fields.
@@ -114,15 +108,15 @@ public struct JSONLinesEncoder: Sendable {
   private func appendItem(_ item: SearchItem, to output: inout [UInt8]) {
     JSONBytes.appendRaw("{\"id\":", to: &output)
     JSONBytes.appendInteger(item.id, to: &output)
-    appendField(",\"kind\":", item.kind, to: &output)
-    appendField(",\"title\":", item.title, to: &output)
-    appendField(",\"artist\":", item.artistName, to: &output)
-    appendField(",\"collection\":", item.collectionName, to: &output)
-    appendField(",\"url\":", item.trackViewUrl ?? item.collectionViewUrl, to: &output)
-    appendField(",\"preview_url\":", item.previewUrl, to: &output)
-    appendField(",\"artwork_url\":", item.artworkUrl ?? item.artworkUrl100, to: &output)
-    appendField(",\"release_date\":", item.releaseDate, to: &output)
-    appendField(",\"genre\":", item.primaryGenreName, to: &output)
+    JSONBytes.appendField(",\"kind\":", item.kind, to: &output)
+    JSONBytes.appendField(",\"title\":", item.title, to: &output)
+    JSONBytes.appendField(",\"artist\":", item.artistName, to: &output)
+    JSONBytes.appendField(",\"collection\":", item.collectionName, to: &output)
+    JSONBytes.appendField(",\"url\":", item.trackViewUrl ?? item.collectionViewUrl, to: &output)
+    JSONBytes.appendField(",\"preview_url\":", item.previewUrl, to: &output)
+    JSONBytes.appendField(",\"artwork_url\":", item.artworkUrl ?? item.artworkUrl100, to: &output)
+    JSONBytes.appendField(",\"release_date\":", item.releaseDate, to: &output)
+    JSONBytes.appendField(",\"genre\":", item.primaryGenreName, to: &output)
     if let duration = item.trackTimeMillis {
       JSONBytes.appendRaw(",\"duration_ms\":", to: &output)
       JSONBytes.appendInteger(duration, to: &output)
@@ -131,17 +125,10 @@ public struct JSONLinesEncoder: Sendable {
       JSONBytes.appendRaw(",\"price\":", to: &output)
       JSONBytes.appendDouble(price, to: &output)
     }
-    appendField(",\"currency\":", item.currency, to: &output)
-    appendField(",\"country\":", item.country, to: &output)
-    appendField(",\"feed_url\":", item.feedUrl, to: &output)
+    JSONBytes.appendField(",\"currency\":", item.currency, to: &output)
+    JSONBytes.appendField(",\"country\":", item.country, to: &output)
+    JSONBytes.appendField(",\"feed_url\":", item.feedUrl, to: &output)
     output.append(UInt8(ascii: "}"))
-  }
-
-  @inline(__always)
-  private func appendField(_ key: StaticString, _ value: String?, to output: inout [UInt8]) {
-    guard let value else { return }
-    JSONBytes.appendRaw(key, to: &output)
-    JSONBytes.appendString(value, to: &output)
   }
 
   private func appendSummary(_ summary: RunSummary, to output: inout [UInt8]) {

@@ -35,12 +35,7 @@ public struct PrettyEventFormatter: Sendable {
     case .search(let term):
       return head + PrettyEventFormatter.quoted(term)
     case .results(let term, let source, let categories, let elapsed):
-      let counts = categories.map { result -> String in
-        switch result.outcome {
-        case .items(let items, _): "\(result.category.rawValue) \(items.count)"
-        case .failed(let error): "\(result.category.rawValue) failed (\(error.kind))"
-        }
-      }
+      let counts = categories.map(PrettyEventFormatter.count)
       var lines = [
         head + PrettyEventFormatter.quoted(term) + "  \(source.rawValue) \(elapsed)ms  "
           + counts.joined(separator: ", ")
@@ -53,12 +48,7 @@ public struct PrettyEventFormatter: Sendable {
       }
       return lines.joined(separator: "\n")
     case .partial(let term, let result):
-      let count: String
-      switch result.outcome {
-      case .items(let items, _): count = "\(result.category.rawValue) \(items.count)"
-      case .failed(let error): count = "\(result.category.rawValue) failed (\(error.kind))"
-      }
-      return head + PrettyEventFormatter.quoted(term) + "  " + count
+      return head + PrettyEventFormatter.quoted(term) + "  " + PrettyEventFormatter.count(result)
     case .cleared:
       return head.trimmingTrailingSpaces()
     case .cancelled(let term, let reason):
@@ -90,6 +80,14 @@ public struct PrettyEventFormatter: Sendable {
     // Pad outside the escapes so that columns line up with colour on or off.
     let padding = String(repeating: " ", count: max(1, 10 - name.count))
     return (colors ? "\u{1B}[\(color)m" + name + "\u{1B}[0m" : name) + padding
+  }
+
+  /// One category's part of a `results` or `partial` line: "music 25" or "podcasts failed (timedOut)".
+  static func count(_ result: CategoryResult) -> String {
+    switch result.outcome {
+    case .items(let items, _): "\(result.category.rawValue) \(items.count)"
+    case .failed(let error): "\(result.category.rawValue) failed (\(error.kind))"
+    }
   }
 
   /// "1.176s" right-aligned in eight columns.

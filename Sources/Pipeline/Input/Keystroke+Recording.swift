@@ -15,10 +15,7 @@ extension Keystroke {
     }
     JSONBytes.appendRaw("\"term\":", to: &output)
     JSONBytes.appendString(term, to: &output)
-    if let session {
-      JSONBytes.appendRaw(",\"session\":", to: &output)
-      JSONBytes.appendString(session, to: &output)
-    }
+    JSONBytes.appendField(",\"session\":", session, to: &output)
     JSONBytes.appendRaw("}\n", to: &output)
     return String(decoding: output, as: UTF8.self)
   }

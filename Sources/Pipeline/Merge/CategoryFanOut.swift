@@ -56,10 +56,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
         group.addTask { [repository] in
           do {
             let answer = try await repository.answer(for: term, scope: .category(category))
-            let items = answer.items[category] ?? []
-            let result = CategoryResult(
-              category: category, outcome: .items(items, from: itemOrigin(answer)))
-            return .answered(index: index, result: result, origin: answer.origin)
+            return .answered(index: index, result: result(for: category, in: answer), origin: answer.origin)
           } catch {
             return .answered(
               index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))),
@@ -106,21 +103,16 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     categories: [Category], answers: [SearchRepository<C>.Answer],
     progress: (@Sendable (CategoryResult) -> Void)?
   ) -> SearchOutcome {
-    let results = zip(categories, answers).map { category, answer in
-      CategoryResult(category: category, outcome: .items(answer.items[category] ?? [], from: .cache))
-    }
+    let results = zip(categories, answers).map { result(for: $0, in: $1) }
     if let progress { results.forEach(progress) }
     return SearchOutcome(categories: results, source: .cache)
   }
 
   private func searchInOneRequest(_ term: SearchTerm) async -> SearchOutcome {
     let categories = configuration.categories
+    // A cached answer is mapped like a loaded one: its origin says `cache` for the whole search.
     if let cached = await repository.cachedAnswers(for: term, scopes: [.all(categories)]), let answer = cached.first {
-      return SearchOutcome(
-        categories: categories.map {
-          CategoryResult(category: $0, outcome: .items(answer.items[$0] ?? [], from: .cache))
-        },
-        source: .cache)
+      return outcome(of: answer, in: categories)
     }
     do {
       let request: @Sendable () async throws -> SearchRepository<C>.Answer = { [repository] in
@@ -132,18 +124,25 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       } else {
         answer = try await request()
       }
-      let origin = itemOrigin(answer)
-      return SearchOutcome(
-        categories: categories.map {
-          CategoryResult(category: $0, outcome: .items(answer.items[$0] ?? [], from: origin))
-        },
-        source: ResultSource(aggregating: [answer.origin]))
+      return outcome(of: answer, in: categories)
     } catch {
       let failure = searchError(error)
       return SearchOutcome(
         categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) },
         source: .load)
     }
+  }
+
+  /// Every category's part of one answer that covers them all.
+  private func outcome(of answer: SearchRepository<C>.Answer, in categories: [Category]) -> SearchOutcome {
+    SearchOutcome(
+      categories: categories.map { result(for: $0, in: answer) }, source: ResultSource(aggregating: [answer.origin]))
+  }
+
+  /// `category`'s items in `answer`, tagged with where they came from: the one place an answer
+  /// becomes a category result, for cached, joined, loaded and stale answers alike.
+  private func result(for category: Category, in answer: SearchRepository<C>.Answer) -> CategoryResult {
+    CategoryResult(category: category, outcome: .items(answer.items[category] ?? [], from: itemOrigin(answer)))
   }
 
   private func itemOrigin(_ answer: SearchRepository<C>.Answer) -> ItemOrigin {

@@ -72,7 +72,7 @@ struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
         }
       }
     } catch {
-      // The operators throw only what the input throws; an AsyncStream never does. Cancellation
+      // The operators throw only what the input throws; an InputFeed never does. Cancellation
       // ends the loop quietly: the run reports open searches as cancelled for shutdown.
     }
   }

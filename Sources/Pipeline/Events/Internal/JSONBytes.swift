@@ -44,6 +44,15 @@ enum JSONBytes {
     output.append(UInt8(ascii: "\""))
   }
 
+  /// Appends `key` (the raw text up to the value, such as `,"term":`) and `value` as a JSON string;
+  /// nothing when `value` is nil, so that the field is absent.
+  @inline(__always)
+  static func appendField(_ key: StaticString, _ value: String?, to output: inout [UInt8]) {
+    guard let value else { return }
+    appendRaw(key, to: &output)
+    appendString(value, to: &output)
+  }
+
   /// Appends `value` in decimal.
   static func appendInteger<T: BinaryInteger>(_ value: T, to output: inout [UInt8]) {
     if value == 0 {

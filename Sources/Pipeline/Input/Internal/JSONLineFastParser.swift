@@ -91,9 +91,7 @@ struct JSONLineFastParser {
 
   private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
-    guard bytes.count - index >= count else { return false }
-    let start = literal.utf8Start
-    for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+    guard bytes.count - index >= count, matches(literal, at: index) else { return false }
     index += count
     return true
   }

@@ -83,10 +83,4 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
     if Task.isCancelled { emitter.cancelOpenSearches() }
     return emitter.emitSummary(requests: repository.requests, cacheHits: await repository.cacheHits)
   }
-
-  /// Reports a bad input line found before the pipeline (e.g. by a replay driver).
-  public func reportInputError(line: Int, reason: String) {
-    emitter.countInputLine()
-    emitter.emit(.inputError(line: line, reason: reason), session: nil)
-  }
 }

@@ -106,7 +106,8 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
 
   static let hostileStrings: [String] = [
     "say \"hi\"", #"back\slash\\"#, String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }),
-    "line\u{2028}para\u{2029}", "🎸👍🏽🇯🇵", "日本語の検索テスト", "a\u{0}b", "\u{7F}\u{85}\u{FEFF}", "</script>", "",
+    "line\u{2028}para\u{2029}", "🎸👍🏽🇯🇵", "日本語の検索テスト", "a\u{0}b", "\u{7F}\u{85}\u{FEFF}",
+    "</script>", "",
     "e\u{301} vs é", "\\u0041 is not A",
   ]
 

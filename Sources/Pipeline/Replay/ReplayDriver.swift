@@ -53,28 +53,28 @@ public struct ReplayDriver: Sendable {
     let pipeline = SearchPipeline(
       configuration: configuration, source: makeSource(runner.clock), clock: runner.clock, sink: sink)
     // Routed on this thread, straight into the sessions' feeds (see PipelineInlet for why).
-    let feed = pipeline.makeInlet()
-    let task = runner.start { await pipeline.run(feed) }
+    let inlet = pipeline.makeInlet()
+    let task = runner.start { await pipeline.run(inlet) }
     runner.runUntilIdle()
     var lastInstant: Int64 = 0
     do {
       while let line = try nextLine() {
         switch line {
         case .invalid(let number, let reason):
-          feed.send(.invalid(line: number, reason: reason))
+          inlet.send(.invalid(line: number, reason: reason))
         case .keystroke(let keystroke, let number):
           guard let instant = keystroke.atMilliseconds else {
-            feed.send(.invalid(line: number, reason: "at_ms is required in replay"))
+            inlet.send(.invalid(line: number, reason: "at_ms is required in replay"))
             break
           }
           guard instant >= lastInstant else {
-            feed.send(.invalid(
+            inlet.send(.invalid(
               line: number, reason: "at_ms \(instant) goes backwards (the line before was at \(lastInstant))"))
             break
           }
           lastInstant = instant
           runner.advance(to: .milliseconds(instant))
-          feed.send(.keystroke(keystroke))
+          inlet.send(.keystroke(keystroke))
         }
         runner.runUntilIdle()
       }
@@ -83,7 +83,7 @@ public struct ReplayDriver: Sendable {
       _ = try? runner.finish(task)
       throw error
     }
-    feed.finish()
+    inlet.finish()
     return try runner.finish(task)
   }
 }

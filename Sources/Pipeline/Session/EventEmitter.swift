@@ -31,8 +31,10 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Stamps, counts and delivers one event.
   func emit(_ kind: SearchEvent.Kind, session: String?) {
-    let atMilliseconds = start.duration(to: clock.now).wholeMilliseconds
     state.withLock { state in
+      // Read under the lock: with a real clock, sessions emitting concurrently would otherwise
+      // get seq numbers whose at_ms go backwards.
+      let atMilliseconds = start.duration(to: clock.now).wholeMilliseconds
       state.seq += 1
       let sessionKey = session ?? ""
       switch kind {

@@ -7,8 +7,8 @@
 /// array and copied for every item that has it.
 struct NameTokenizer {
   private let store: any CatalogItemStore
-  private var ids: [FoldedWord: Int32] = [:]
-  private var wordsInOrder: [FoldedWord] = []
+  /// The distinct words in first-seen order; a word's id here is its id until sorting.
+  private var words = Interner<FoldedWord>()
   /// Name number → where its word ids start in `nameTokens`; -1 until the name is first seen.
   private var nameStart: [Int32]
   /// Name number → how many words it has.
@@ -40,14 +40,7 @@ struct NameTokenizer {
     nameStart[number] = Int32(nameTokens.count)
     var length: Int32 = 0
     for word in TextFolding.words(store.name(number)) {
-      if let id = ids[word] {
-        nameTokens.append(id)
-      } else {
-        let id = Int32(wordsInOrder.count)
-        ids[word] = id
-        wordsInOrder.append(word)
-        nameTokens.append(id)
-      }
+      nameTokens.append(words.id(of: word))
       length += 1
     }
     nameLength[number] = length
@@ -56,6 +49,7 @@ struct NameTokenizer {
   /// The words sorted by scalar values, and `tokens` renumbered to match; renumbered in place
   /// (this tokenizer's `tokens` are left empty) rather than copied, to keep the build's peak low.
   mutating func takeSortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
+    let wordsInOrder = words.values
     let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
     var newId = [Int32](repeating: 0, count: order.count)
     for (position, oldId) in order.enumerated() {

@@ -1,6 +1,7 @@
-// The temporary parts of building a catalog index: folding names to word ids, and laying out
-// posting lists flat. Both keep their working state in a few flat arrays, because whatever
-// the build allocates at its peak stays in the process's resident memory afterwards.
+// The parts of building a catalog index: folding names to word ids, and laying out posting
+// lists flat (the one form every list of the index takes). Both keep their working state in a
+// few flat arrays, because whatever the build allocates at its peak stays in the process's
+// resident memory afterwards.
 
 /// Folds names to words and gives every distinct word an id. Each distinct name of the store
 /// (an artist shared by a hundred songs) is folded once; its word ids are kept in one flat
@@ -65,7 +66,8 @@ struct NameTokenizer {
 }
 
 /// Per word, the ascending ranks that contain it, laid out flat: word `w`'s list is
-/// `items[start[w] ..< start[w + 1]]`.
+/// `items[start[w] ..< start[w + 1]]`. The index's word postings, name starts and name pairs
+/// (where a "word" is a pair id) all take this form, so one merge and one count serve them.
 ///
 /// Built in two passes over the items, one counting and one filling, so nothing but the
 /// result and one array of the word count is allocated.
@@ -98,5 +100,10 @@ struct PostingLists {
     }
     self.start = start
     self.items = items
+  }
+
+  /// How many ranks the lists of `ids` (consecutive word ids) hold together, with repeats.
+  func count(in ids: Range<Int>) -> Int {
+    ids.isEmpty ? 0 : Int(start[ids.upperBound] - start[ids.lowerBound])
   }
 }

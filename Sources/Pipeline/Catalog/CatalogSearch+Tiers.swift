@@ -115,9 +115,7 @@ extension CatalogSearch {
     let newWordIds = newWords.joined()
     let newCount = newWordIds.reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
     let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
-    let queryBits = query.indices.map { query in
-      prefixes[query].count > 64 ? ~0 : prefixBits[query] | Self.bits(of: looseWords[query])
-    }
+    let queryBits = query.indices.map { prefixBits[$0] | Self.bits(of: looseWords[$0]) }
     var merge = PostingMerge(index.postings, words: candidates)
     var left = min(newCount, counts[driver])
     var checked = 0

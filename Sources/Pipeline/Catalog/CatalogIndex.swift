@@ -15,12 +15,10 @@ final class CatalogIndex: Sendable {
   /// Every distinct folded word of the names, sorted by scalar values; a word id is a position
   /// here, so all words with a given prefix form one contiguous range of ids.
   let words: [FoldedWord]
-  /// Word id `w` → the ranks whose names contain it: `postingItems[postingStart[w] ..< postingStart[w + 1]]`.
-  let postingStart: [Int32]
-  let postingItems: [Int32]
-  /// Word id `w` → the ranks with a name *starting* with it, laid out like the postings.
-  let nameStartStart: [Int32]
-  let nameStartItems: [Int32]
+  /// Word id → the ranks whose names contain it.
+  let postings: PostingLists
+  /// Word id → the ranks with a name *starting* with it.
+  let nameStarts: PostingLists
   /// The ranks with a name starting with a given pair of words.
   let namePairs: NamePairIndex
   /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
@@ -60,20 +58,18 @@ final class CatalogIndex: Sendable {
     self.tokens = tokens
     nameBounds = bounds
 
-    let postings = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
+    postings = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
       tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
     }
-    (postingStart, postingItems) = (postings.start, postings.items)
     // The first word of each name: a name (track, collection, artist) starts with it.
     var firstWords: [Int32] = []
-    let nameStarts = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
+    nameStarts = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
       firstWords.removeAll(keepingCapacity: true)
       for name in Self.namesPerItem * rank..<Self.namesPerItem * (rank + 1) where bounds[name] < bounds[name + 1] {
         firstWords.append(tokens[Int(bounds[name])])
       }
       return firstWords[...]
     }
-    (nameStartStart, nameStartItems) = (nameStarts.start, nameStarts.items)
     namePairs = NamePairIndex(tokens: tokens, bounds: bounds, rankCount: positions.count)
     itemWordBits = positions.indices.map { rank in
       tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
@@ -137,11 +133,6 @@ final class CatalogIndex: Sendable {
       if !inIdOrder { order[group].sort { ids[$0] < ids[$1] } }
     }
     return order.map { positions[$0] }
-  }
-
-  /// How many ranks the posting lists of words `ids` hold together (with repeats).
-  func postingCount(_ ids: Range<Int>) -> Int {
-    ids.isEmpty ? 0 : Int(postingStart[ids.upperBound] - postingStart[ids.lowerBound])
   }
 
   /// The bit standing for word `id` in `itemWordBits`: a multiplicative hash onto 64 bits, so

@@ -1,14 +1,15 @@
-// The temporary parts of building a catalog index: folding names to word ids, and laying out
-// posting lists flat. Both keep their working state in a few flat arrays, because whatever
-// the build allocates at its peak stays in the process's resident memory afterwards.
+// The parts of building a catalog index: folding names to word ids, and laying out posting
+// lists flat (the one form every list of the index takes). Both keep their working state in a
+// few flat arrays, because whatever the build allocates at its peak stays in the process's
+// resident memory afterwards.
 
 /// Folds names to words and gives every distinct word an id. Each distinct name of the store
 /// (an artist shared by a hundred songs) is folded once; its word ids are kept in one flat
 /// array and copied for every item that has it.
 struct NameTokenizer {
   private let store: any CatalogItemStore
-  private var ids: [FoldedWord: Int32] = [:]
-  private var wordsInOrder: [FoldedWord] = []
+  /// The distinct words in first-seen order; a word's id here is its id until sorting.
+  private var words = Interner<FoldedWord>()
   /// Name number → where its word ids start in `nameTokens`; -1 until the name is first seen.
   private var nameStart: [Int32]
   /// Name number → how many words it has.
@@ -40,14 +41,7 @@ struct NameTokenizer {
     nameStart[number] = Int32(nameTokens.count)
     var length: Int32 = 0
     for word in TextFolding.words(store.name(number)) {
-      if let id = ids[word] {
-        nameTokens.append(id)
-      } else {
-        let id = Int32(wordsInOrder.count)
-        ids[word] = id
-        wordsInOrder.append(word)
-        nameTokens.append(id)
-      }
+      nameTokens.append(words.id(of: word))
       length += 1
     }
     nameLength[number] = length
@@ -56,6 +50,7 @@ struct NameTokenizer {
   /// The words sorted by scalar values, and `tokens` renumbered to match; renumbered in place
   /// (this tokenizer's `tokens` are left empty) rather than copied, to keep the build's peak low.
   mutating func takeSortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
+    let wordsInOrder = words.values
     let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
     var newId = [Int32](repeating: 0, count: order.count)
     for (position, oldId) in order.enumerated() {
@@ -71,7 +66,8 @@ struct NameTokenizer {
 }
 
 /// Per word, the ascending ranks that contain it, laid out flat: word `w`'s list is
-/// `items[start[w] ..< start[w + 1]]`.
+/// `items[start[w] ..< start[w + 1]]`. The index's word postings, name starts and name pairs
+/// (where a "word" is a pair id) all take this form, so one merge and one count serve them.
 ///
 /// Built in two passes over the items, one counting and one filling, so nothing but the
 /// result and one array of the word count is allocated.
@@ -104,5 +100,10 @@ struct PostingLists {
     }
     self.start = start
     self.items = items
+  }
+
+  /// How many ranks the lists of `ids` (consecutive word ids) hold together, with repeats.
+  func count(in ids: Range<Int>) -> Int {
+    ids.isEmpty ? 0 : Int(start[ids.upperBound] - start[ids.lowerBound])
   }
 }

@@ -44,28 +44,16 @@ struct SearchItemStore: CatalogItemStore {
 
   init(items: [SearchItem]) {
     self.items = items
-    var ids: [String: Int32] = [:]
-    var distinctNames: [String] = []
+    var names = Interner<String>()
     var nameIds: [Int32] = []
     nameIds.reserveCapacity(3 * items.count)
     for item in items {
       for name in [item.trackName, item.collectionName, item.artistName] {
-        guard let name else {
-          nameIds.append(CatalogItemNames.none)
-          continue
-        }
-        if let id = ids[name] {
-          nameIds.append(id)
-        } else {
-          let id = Int32(distinctNames.count)
-          ids[name] = id
-          distinctNames.append(name)
-          nameIds.append(id)
-        }
+        nameIds.append(name.map { names.id(of: $0) } ?? CatalogItemNames.none)
       }
     }
     self.nameIds = nameIds
-    self.distinctNames = distinctNames
+    distinctNames = names.values
   }
 
   var count: Int { items.count }

@@ -20,10 +20,12 @@ extension CatalogSearch {
   /// Appends the items where every query word starts a word, other than `nameMatches`.
   mutating func collectWordPrefixMatches(skipping nameMatches: [Int32]) {
     guard prefixes.allSatisfy({ !$0.isEmpty }) else { return }
-    let driver = prefixes.indices.min { index.postingCount(prefixes[$0]) < index.postingCount(prefixes[$1]) } ?? 0
-    var merge = PostingMerge(items: index.postingItems, start: index.postingStart, words: prefixes[driver])
+    let driver = prefixes.indices.min {
+      index.postings.count(in: prefixes[$0]) < index.postings.count(in: prefixes[$1])
+    } ?? 0
+    var merge = PostingMerge(index.postings, words: prefixes[driver])
     // Candidates left at most (lists can share ranks), and how many were checked so far.
-    var left = index.postingCount(prefixes[driver])
+    var left = index.postings.count(in: prefixes[driver])
     var checked = 0
     var useSets = false
     var skipped = 0
@@ -62,7 +64,7 @@ extension CatalogSearch {
   private mutating func buildPrefixSets(except driver: Int, candidates: Int) -> Bool {
     makeRoomForSets()
     let missing = prefixes.indices.filter { $0 != driver && prefixSets[$0] == nil }
-    let postings = missing.reduce(0) { $0 + index.postingCount(prefixes[$1]) }
+    let postings = missing.reduce(0) { $0 + index.postings.count(in: prefixes[$1]) }
     guard Self.setsPay(postings: postings, candidates: candidates) else { return false }
     for query in missing { prefixSets[query] = RankSet(index: index, words: prefixes[query]) }
     return true
@@ -106,17 +108,15 @@ extension CatalogSearch {
     _ match: UInt8, matches: [UInt8], looseWords: [[Int]], newWords: [[Int]]
   ) {
     let counts = query.indices.map { query in
-      looseWords[query].reduce(index.postingCount(prefixes[query])) { $0 + index.postingCount($1..<$1 + 1) }
+      looseWords[query].reduce(index.postings.count(in: prefixes[query])) { $0 + index.postings.count(in: $1..<$1 + 1) }
     }
     guard !counts.contains(0) else { return }
     let driver = counts.indices.min { counts[$0] < counts[$1] } ?? 0
     let newWordIds = newWords.joined()
-    let newCount = newWordIds.reduce(0) { $0 + index.postingCount($1..<$1 + 1) }
+    let newCount = newWordIds.reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
     let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
-    let queryBits = query.indices.map { query in
-      prefixes[query].count > 64 ? ~0 : prefixBits[query] | Self.bits(of: looseWords[query])
-    }
-    var merge = PostingMerge(items: index.postingItems, start: index.postingStart, words: candidates)
+    let queryBits = query.indices.map { prefixBits[$0] | Self.bits(of: looseWords[$0]) }
+    var merge = PostingMerge(index.postings, words: candidates)
     var left = min(newCount, counts[driver])
     var checked = 0
     var useSets = false
@@ -176,10 +176,12 @@ extension CatalogSearch {
     makeRoomForSets()
     var postings = 0
     for query in query.indices {
-      if prefixSets[query] == nil { postings += index.postingCount(prefixes[query]) }
-      if insideSets[query] == nil { postings += insideWords[query].reduce(0) { $0 + index.postingCount($1..<$1 + 1) } }
+      if prefixSets[query] == nil { postings += index.postings.count(in: prefixes[query]) }
+      if insideSets[query] == nil {
+        postings += insideWords[query].reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
+      }
       if match == Match.typo && typoSets[query] == nil {
-        postings += typoWords[query].reduce(0) { $0 + index.postingCount($1..<$1 + 1) }
+        postings += typoWords[query].reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
       }
     }
     guard Self.setsPay(postings: postings, candidates: candidates) else { return false }

@@ -126,7 +126,7 @@ struct CatalogSearch {
     guard !prefixes[last].isEmpty else { return [] }
     var found: [Int32] = []
     if last == 0 {
-      var merge = PostingMerge(items: index.nameStartItems, start: index.nameStartStart, words: prefixes[0])
+      var merge = PostingMerge(index.nameStarts, words: prefixes[0])
       while found.count < limit, let rank = merge.next() { found.append(rank) }
     } else {
       found = namesStartingWithWords(last: last)
@@ -151,10 +151,10 @@ struct CatalogSearch {
     let second = exact.count > 1 ? Int(exact[1])..<Int(exact[1]) + 1 : prefixes[last]
     let pairs = index.namePairs.pairIds(first: exact[0], second: second)
     let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
-      .min { index.postingCount($0) < index.postingCount($1) } ?? second
-    var merge = index.postingCount(containing) < index.namePairs.postingCount(pairs)
-      ? PostingMerge(items: index.postingItems, start: index.postingStart, words: containing)
-      : PostingMerge(items: index.namePairs.lists.items, start: index.namePairs.lists.start, words: pairs)
+      .min { index.postings.count(in: $0) < index.postings.count(in: $1) } ?? second
+    var merge = index.postings.count(in: containing) < index.namePairs.lists.count(in: pairs)
+      ? PostingMerge(index.postings, words: containing)
+      : PostingMerge(index.namePairs.lists, words: pairs)
     let exactBits = exact.map { CatalogIndex.wordBit($0) }
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {

@@ -46,11 +46,6 @@ struct NamePairIndex {
     return lower..<max(lower, upper)
   }
 
-  /// How many ranks the lists of `pairs` hold together (with repeats).
-  func postingCount(_ pairs: Range<Int>) -> Int {
-    pairs.isEmpty ? 0 : Int(lists.start[pairs.upperBound] - lists.start[pairs.lowerBound])
-  }
-
   private static func key(_ first: Int32, _ second: Int32) -> UInt64 {
     UInt64(UInt32(bitPattern: first)) << 32 | UInt64(UInt32(bitPattern: second))
   }

@@ -3,7 +3,7 @@
 
 /// A k-way merge of ascending lists of ranks, yielding each rank once.
 ///
-/// The lists are ranges of one flat array (the index's postings). A binary min-heap holds one
+/// The lists belong to one `PostingLists` (ranges of its flat array). A binary min-heap holds one
 /// cursor per non-empty list; each step pops the smallest head and advances that cursor.
 struct PostingMerge {
   private struct Cursor {
@@ -16,12 +16,12 @@ struct PostingMerge {
   private var heap: [Cursor] = []
   private var last: Int32 = -1
 
-  /// A merge of the lists `items[start[w] ..< start[w + 1]]` for every `w` in `words`.
-  init(items: [Int32], start: [Int32], words: some Sequence<Int>) {
-    self.items = items
+  /// A merge of the lists of `lists` numbered `words`.
+  init(_ lists: PostingLists, words: some Sequence<Int>) {
+    items = lists.items
     for word in words {
-      let position = Int(start[word])
-      let end = Int(start[word + 1])
+      let position = Int(lists.start[word])
+      let end = Int(lists.start[word + 1])
       if position < end {
         heap.append(Cursor(head: items[position], position: position, end: end))
       }

@@ -15,8 +15,8 @@ struct RankSet {
   init(index: CatalogIndex, words: some Sequence<Int>) {
     bits = [UInt64](repeating: 0, count: (index.positions.count + 63) / 64)
     for word in words {
-      for position in Int(index.postingStart[word])..<Int(index.postingStart[word + 1]) {
-        let rank = Int(index.postingItems[position])
+      for position in Int(index.postings.start[word])..<Int(index.postings.start[word + 1]) {
+        let rank = Int(index.postings.items[position])
         bits[rank >> 6] |= 1 << UInt64(rank & 63)
       }
     }

@@ -76,14 +76,9 @@ import Testing
   }
 
   @Test func aReaderThatGoesAwayEndsTheRunQuietlyWithStatusZero() async throws {
-    var executable = try binary()
     let input = Self.root.appendingPathComponent("Examples/recordings/two-sessions.jsonl").path
-    var arguments = ["--replay", "--input", input]
-    #if os(Linux)
-    arguments = ["--default-signal=PIPE", executable.path] + arguments
-    executable = URL(fileURLWithPath: "/usr/bin/env")
-    #endif
-    let result = try await Subprocess.run(executable, arguments: arguments, standardOutputClosed: true)
+    let result = try await Subprocess.run(
+      try binary(), arguments: ["--replay", "--input", input], standardOutputClosed: true, defaultSIGPIPE: true)
     #expect(result.stderr == "")
     #expect(result.status == 0 && !result.terminatedBySignal)
   }

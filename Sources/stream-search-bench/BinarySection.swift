@@ -107,18 +107,4 @@ enum RecordingWriter {
       }
     }
   }
-
-  /// Writes all of `bytes`; false if the reader went away.
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return false }
-        offset += written
-      }
-      return true
-    }
-  }
 }

@@ -48,7 +48,7 @@ struct LinePipeWorkload: Sendable {
     let clock = ContinuousClock()
     let writer = Task(inheritingExecutor: {
       for burst in bursts {
-        Self.writeAll(burst, to: writeEnd)
+        writeAll(burst, to: writeEnd)
         try? await clock.sleep(for: .milliseconds(60))
       }
       close(writeEnd)
@@ -109,22 +109,10 @@ struct LinePipeWorkload: Sendable {
     guard pipe(&ends) == 0 else { throw BenchmarkFailure(description: "pipe() failed: errno \(errno)") }
     let writeEnd = ends[1]
     let writer = Thread {
-      Self.writeAll(payload, to: writeEnd)
+      writeAll(payload, to: writeEnd)
       close(writeEnd)
     }
     writer.start()
     return ends[0]
-  }
-
-  /// Writes all of `bytes` to `descriptor`, stopping early only if the reader went away.
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written <= 0 { break }
-        offset += written
-      }
-    }
   }
 }

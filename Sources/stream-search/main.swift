@@ -20,11 +20,11 @@ do {
 func observeSignals() -> StopRequest {
   let stop = StopRequest()
   let observer = SignalObserver()
-  Task {
+  Task(inheritingExecutor: {
     for await signal in observer.signals {
       stop.request(signal)
     }
-  }
+  })
   return stop
 }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite struct BinaryTests {
   /// Runs the built `stream-search` with `arguments` and `input`.
   private func run(_ arguments: [String], input: Data = Data()) async throws -> SubprocessResult {
-    try await Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: arguments, input: input)
+    try await Subprocess.run(try toolBinary(), arguments: arguments, input: input)
   }
 
   @Test func helpGoesToStandardOutputWithStatusZero() async throws {
@@ -43,14 +43,10 @@ import Testing
   }
 
   @Test func closedStandardOutputEndsQuietlyWithStatusZero() async throws {
-    var executable = try BuiltProducts.executable("stream-search")
-    var arguments = ["--help"]
-    #if os(Linux)
     // Undo the SIGPIPE this test process ignores, so the binary must ignore it by itself.
-    arguments = ["--default-signal=PIPE", executable.path] + arguments
-    executable = URL(fileURLWithPath: "/usr/bin/env")
-    #endif
-    let result = try await Subprocess.run(executable, arguments: arguments, standardOutputClosed: true)
+    let result = try await Subprocess.run(
+      try toolBinary(), arguments: ["--help"], standardOutputClosed: true,
+      defaultSIGPIPE: true)
     #expect(result.stderr == "")
     #expect(result.status == ExitStatus.success.rawValue && !result.terminatedBySignal)
   }

@@ -9,21 +9,11 @@ import Testing
     .deletingLastPathComponent()
   static let recordings = ["taylor-twice", "fast-typist", "two-sessions"]
 
-  func binary() throws -> URL { try BuiltProducts.executable("stream-search") }
-
-  /// The JSON objects of stdout, one per line.
-  func events(_ stdout: String) throws -> [[String: Any]] {
-    try stdout.split(separator: "\n").map { line in
-      let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
-      return try #require(object as? [String: Any], "not an object: \(line)")
-    }
-  }
-
   @Test(arguments: recordings)
   func replayingAnExampleGivesItsExpectedOutputByteForByte20Times(recording: String) async throws {
     let input = Self.root.appendingPathComponent("Examples/recordings/\(recording).jsonl").path
     let expected = try Data(contentsOf: Self.root.appendingPathComponent("Examples/expected/\(recording).jsonl"))
-    let binary = try binary()
+    let binary = try toolBinary()
     let arguments = ["--replay", "--latency", "400ms", "--input", input]
     for run in 1...20 {
       let result = try await Subprocess.run(binary, arguments: arguments)
@@ -43,7 +33,7 @@ import Testing
     }.joined(separator: "\n") + "\n"
     var first: Data?
     for _ in 1...10 {
-      let result = try await Subprocess.run(try binary(), arguments: ["--replay"], input: Data(recording.utf8))
+      let result = try await Subprocess.run(try toolBinary(), arguments: ["--replay"], input: Data(recording.utf8))
       #expect(result.status == 0)
       if let first {
         #expect(result.standardOutput == first)
@@ -51,39 +41,34 @@ import Testing
         first = result.standardOutput
       }
     }
-    let searched = try events(String(decoding: first ?? Data(), as: UTF8.self))
+    let searched = try jsonObjects(String(decoding: first ?? Data(), as: UTF8.self))
       .filter { $0["type"] as? String == "search" }.compactMap { $0["session"] as? String }
     #expect(searched == sessions.sorted())
   }
 
   @Test func theSecondTaylorIsACacheHitWithNoRequest() async throws {
     let input = Self.root.appendingPathComponent("Examples/recordings/taylor-twice.jsonl").path
-    let result = try await Subprocess.run(try binary(), arguments: ["--replay", "--input", input])
-    let results = try events(result.stdout).filter { $0["type"] as? String == "results" }
+    let result = try await Subprocess.run(try toolBinary(), arguments: ["--replay", "--input", input])
+    let results = try jsonObjects(result.stdout).filter { $0["type"] as? String == "results" }
     #expect(results.map { $0["source"] as? String } == ["load", "cache"])
-    let summary = try #require(try events(result.stdout).last)
+    let summary = try #require(try jsonObjects(result.stdout).last)
     #expect(summary["requests"] as? Int == 3)
   }
 
   @Test func plainLinesThroughAPipeAreSearched() async throws {
     let result = try await Subprocess.run(
-      try binary(), arguments: ["--format", "jsonl"], input: Data("radiohead\n".utf8))
-    let types = try events(result.stdout).map { $0["type"] as? String }
+      try toolBinary(), arguments: ["--format", "jsonl"], input: Data("radiohead\n".utf8))
+    let types = try jsonObjects(result.stdout).map { $0["type"] as? String }
     #expect(types == ["search", "results", "summary"])
-    let search = try events(result.stdout)[0]
+    let search = try jsonObjects(result.stdout)[0]
     #expect(search["term"] as? String == "radiohead")
     #expect(result.status == 0)
   }
 
   @Test func aReaderThatGoesAwayEndsTheRunQuietlyWithStatusZero() async throws {
-    var executable = try binary()
     let input = Self.root.appendingPathComponent("Examples/recordings/two-sessions.jsonl").path
-    var arguments = ["--replay", "--input", input]
-    #if os(Linux)
-    arguments = ["--default-signal=PIPE", executable.path] + arguments
-    executable = URL(fileURLWithPath: "/usr/bin/env")
-    #endif
-    let result = try await Subprocess.run(executable, arguments: arguments, standardOutputClosed: true)
+    let result = try await Subprocess.run(
+      try toolBinary(), arguments: ["--replay", "--input", input], standardOutputClosed: true, defaultSIGPIPE: true)
     #expect(result.stderr == "")
     #expect(result.status == 0 && !result.terminatedBySignal)
   }
@@ -92,7 +77,7 @@ import Testing
   func aSignalCancelsTheSearchInFlightWritesTheSummaryAndExits(signal: Int32, status: Int32) async throws {
     // The timeout is longer than any wait for the signal, so only the signal can end the search.
     let process = try RunningProcess(
-      try binary(), arguments: ["--latency", "600s", "--timeout", "900s", "--format", "jsonl"])
+      try toolBinary(), arguments: ["--latency", "600s", "--timeout", "900s", "--format", "jsonl"])
     process.write("taylor\n")
     await process.waitForLine(containing: #""type":"search""#)
     process.send(signal)
@@ -114,8 +99,8 @@ import Testing
     input.append(Data("{\"term\": 5}\n".utf8))  // 5: term of the wrong type
     input.append(Data("ab\u{0}cd\n".utf8))  // 6: NUL byte
     input.append(Data("radiohead\n".utf8))  // 7: good
-    let result = try await Subprocess.run(try binary(), arguments: ["--format", "jsonl"], input: input)
-    let all = try events(result.stdout)
+    let result = try await Subprocess.run(try toolBinary(), arguments: ["--format", "jsonl"], input: input)
+    let all = try jsonObjects(result.stdout)
     let errors = all.filter { $0["type"] as? String == "input_error" }
     #expect(errors.map { $0["line"] as? Int } == [1, 2, 3, 4, 5, 6])
     #expect(errors.allSatisfy { !(($0["reason"] as? String) ?? "").isEmpty })
@@ -134,8 +119,9 @@ import Testing
       radiohead
       {"at_ms": 900, "term": "radiohead"}
       """
-    let result = try await Subprocess.run(try binary(), arguments: ["--replay"], input: Data((recording + "\n").utf8))
-    let all = try events(result.stdout)
+    let result = try await Subprocess.run(
+      try toolBinary(), arguments: ["--replay"], input: Data((recording + "\n").utf8))
+    let all = try jsonObjects(result.stdout)
     let errors = all.filter { $0["type"] as? String == "input_error" }
     #expect(errors.map { $0["line"] as? Int } == [3, 4])
     let searched = all.filter { $0["type"] as? String == "search" }.map { $0["term"] as? String }
@@ -148,7 +134,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let fifo = directory.appendingPathComponent("keys").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    let process = try RunningProcess(try binary(), arguments: ["--input", fifo, "--follow", "--format", "jsonl"])
+    let process = try RunningProcess(try toolBinary(), arguments: ["--input", fifo, "--follow", "--format", "jsonl"])
     for term in ["taylor", "radiohead"] {
       // Each writer opens, writes one line and closes, as `echo taylor > keys` would.
       let writer = try #require(FileHandle(forWritingAtPath: fifo))

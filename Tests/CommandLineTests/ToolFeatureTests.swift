@@ -5,18 +5,10 @@ import TestSupport
 import Testing
 
 @Suite struct ToolFeatureTests {
-  func binary() throws -> URL { try BuiltProducts.executable("stream-search") }
-
   func temporaryFile(_ name: String, _ contents: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-search-\(UUID())-\(name)")
     try Data(contents.utf8).write(to: url)
     return url
-  }
-
-  func objects(_ stdout: String) throws -> [[String: Any]] {
-    try stdout.split(separator: "\n").map { line in
-      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    }
   }
 
   @Test func aUsersOwnCatalogFileAnswersTheSearches() async throws {
@@ -26,8 +18,8 @@ import Testing
       """)
     defer { try? FileManager.default.removeItem(at: catalog) }
     let result = try await Subprocess.run(
-      try binary(), arguments: ["--catalog", catalog.path, "--format", "jsonl"], input: Data("zyzzyva\n".utf8))
-    let results = try #require(try objects(result.stdout).first { $0["type"] as? String == "results" })
+      try toolBinary(), arguments: ["--catalog", catalog.path, "--format", "jsonl"], input: Data("zyzzyva\n".utf8))
+    let results = try #require(try jsonObjects(result.stdout).first { $0["type"] as? String == "results" })
     let categories = try #require(results["categories"] as? [[String: Any]])
     let titles = categories.flatMap { ($0["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String } }
     #expect(titles == ["Zyzzyva Nights", "Zyzzyva: The Movie"])
@@ -37,7 +29,7 @@ import Testing
   @Test func anUnusableCatalogFileIsOneErrorLineAndStatus66() async throws {
     let catalog = try temporaryFile("catalog.json", "this is not json")
     defer { try? FileManager.default.removeItem(at: catalog) }
-    let result = try await Subprocess.run(try binary(), arguments: ["--catalog", catalog.path])
+    let result = try await Subprocess.run(try toolBinary(), arguments: ["--catalog", catalog.path])
     #expect(result.status == 66)
     #expect(result.stdout == "")
     #expect(result.stderr.split(separator: "\n").count == 1)
@@ -45,7 +37,7 @@ import Testing
   }
 
   @Test func aMissingInputFileIsOneErrorLineAndStatus66() async throws {
-    let result = try await Subprocess.run(try binary(), arguments: ["--input", "/nonexistent/keys.jsonl"])
+    let result = try await Subprocess.run(try toolBinary(), arguments: ["--input", "/nonexistent/keys.jsonl"])
     #expect(result.status == 66)
     #expect(result.stderr.split(separator: "\n").count == 1)
     #expect(result.stderr.contains("/nonexistent/keys.jsonl"))
@@ -53,17 +45,17 @@ import Testing
 
   @Test func recordStampsEachLineAndItsRecordingReplays() async throws {
     let typed = "t\nta\ntay\n{\"term\": \"taylor\", \"session\": \"u1\"}\n"
-    let recorded = try await Subprocess.run(try binary(), arguments: ["record"], input: Data(typed.utf8))
+    let recorded = try await Subprocess.run(try toolBinary(), arguments: ["record"], input: Data(typed.utf8))
     #expect(recorded.status == 0)
-    let lines = try objects(recorded.stdout)
+    let lines = try jsonObjects(recorded.stdout)
     #expect(lines.map { $0["term"] as? String } == ["t", "ta", "tay", "taylor"])
     #expect(lines.map { $0["session"] as? String } == [nil, nil, nil, "u1"])
     let instants = lines.compactMap { $0["at_ms"] as? Int }
     #expect(instants.count == 4)
     #expect(instants == instants.sorted())
     let replayed = try await Subprocess.run(
-      try binary(), arguments: ["--replay", "--format", "jsonl"], input: recorded.standardOutput)
-    let searched = try objects(replayed.stdout).filter { $0["type"] as? String == "search" }
+      try toolBinary(), arguments: ["--replay", "--format", "jsonl"], input: recorded.standardOutput)
+    let searched = try jsonObjects(replayed.stdout).filter { $0["type"] as? String == "search" }
     #expect(searched.map { $0["term"] as? String } == ["tay", "taylor"])
   }
 
@@ -74,15 +66,15 @@ import Testing
       {"at_ms": 2000, "term": "taylor"}
       """
     let result = try await Subprocess.run(
-      try binary(), arguments: ["--replay", "--verbose", "--categories", "music"], input: Data(recording.utf8))
+      try toolBinary(), arguments: ["--replay", "--verbose", "--categories", "music"], input: Data(recording.utf8))
     let log = result.stderr.split(separator: "\n").map(String.init)
     #expect(log == [#"[network] fetching "taylor" (music)"#, #"[cache] hit "taylor" (music)"#])
-    #expect(try objects(result.stdout).count == 6)
+    #expect(try jsonObjects(result.stdout).count == 6)
   }
 
   @Test func statsWritesTheSummaryAlsoOnStandardError() async throws {
     let result = try await Subprocess.run(
-      try binary(), arguments: ["--stats", "--format", "jsonl"], input: Data("radiohead\n".utf8))
+      try toolBinary(), arguments: ["--stats", "--format", "jsonl"], input: Data("radiohead\n".utf8))
     #expect(result.stderr.contains("summary"))
     #expect(result.stderr.contains("1 searches"))
   }

@@ -10,39 +10,38 @@ import Testing
   @Test(arguments: [UInt64(11), 12, 13])
   func replayGivesOneInputErrorPerBadLineAndSearchesEveryGoodOne(seed: UInt64) async throws {
     let input = HostileInput.generate(seed: seed, count: 300, maxLineBytes: Self.maxLineBytes, plainText: false)
-    let result = try await Subprocess.run(
-      try toolBinary(), arguments: ["--replay", "--format", "jsonl", "--max-line-bytes", "\(Self.maxLineBytes)"],
-      input: input.data)
-    #expect(result.status == 0 && !result.terminatedBySignal)
-    #expect(result.stderr == "")
-    let events = try toolEvents(result.stdout)
-    let errors = events.filter { $0.type == "input_error" }
-    #expect(errors.map { $0.line } == input.badLines)
-    #expect(reasonMismatches(errors, input).isEmpty)
+    let events = try await Self.runReportingEachBadLine(input, arguments: ["--replay"])
     #expect(events.filter { $0.type == "search" }.map { $0.term } == input.goodTerms)
     #expect(events.filter { $0.type == "results" }.map { $0.term } == input.goodTerms)
-    let summary = try #require(events.last)
-    #expect(summary.counts["input_lines"] == input.lineCount)
-    #expect(summary.counts["input_errors"] == input.badLines.count)
   }
 
   @Test(arguments: [UInt64(21), 22])
   func liveInputGivesOneInputErrorPerBadLineAndReadsEveryGoodOne(seed: UInt64) async throws {
     let input = HostileInput.generate(seed: seed, count: 300, maxLineBytes: Self.maxLineBytes, plainText: true)
-    let result = try await Subprocess.run(
-      try toolBinary(), arguments: ["--format", "jsonl", "--max-line-bytes", "\(Self.maxLineBytes)"],
-      input: input.data)
-    #expect(result.status == 0 && !result.terminatedBySignal)
-    #expect(result.stderr == "")
-    let events = try toolEvents(result.stdout)
-    let errors = events.filter { $0.type == "input_error" }
-    #expect(errors.map { $0.line } == input.badLines)
-    #expect(reasonMismatches(errors, input).isEmpty)
-    let summary = try #require(events.last)
-    #expect(summary.counts["input_lines"] == input.lineCount)
-    #expect(summary.counts["input_errors"] == input.badLines.count)
+    let events = try await Self.runReportingEachBadLine(input, arguments: [])
     // Live lines arrive faster than the debounce, so only the last good term settles.
     #expect(events.filter { $0.type == "search" }.map { $0.term } == [input.goodTerms.last])
+  }
+
+  /// Runs the tool on `input` with `arguments` and checks what both modes share: it exits 0 with
+  /// nothing on stderr, gives one input_error per bad line with its number and reason, and the
+  /// summary counts every line and every bad one. Returns the events for the mode's own checks.
+  static func runReportingEachBadLine(
+    _ input: HostileInput, arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> [ToolEvent] {
+    let result = try await Subprocess.run(
+      try toolBinary(), arguments: arguments + ["--format", "jsonl", "--max-line-bytes", "\(maxLineBytes)"],
+      input: input.data)
+    #expect(result.status == 0 && !result.terminatedBySignal, sourceLocation: sourceLocation)
+    #expect(result.stderr == "", sourceLocation: sourceLocation)
+    let events = try toolEvents(result.stdout)
+    let errors = events.filter { $0.type == "input_error" }
+    #expect(errors.map { $0.line } == input.badLines, sourceLocation: sourceLocation)
+    #expect(reasonMismatches(errors, input).isEmpty, sourceLocation: sourceLocation)
+    let summary = try #require(events.last, sourceLocation: sourceLocation)
+    #expect(summary.counts["input_lines"] == input.lineCount, sourceLocation: sourceLocation)
+    #expect(summary.counts["input_errors"] == input.badLines.count, sourceLocation: sourceLocation)
+    return events
   }
 }
 

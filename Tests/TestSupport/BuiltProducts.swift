@@ -38,3 +38,8 @@ public enum BuiltProducts {
     throw SubprocessError.executableNotFound(name: name, searched: directories.map(\.path))
   }
 }
+
+/// The built `stream-search` binary, for the tests that run the tool as users do.
+///
+/// - Throws: ``SubprocessError/executableNotFound(name:searched:)`` when it has not been built.
+public func toolBinary() throws -> URL { try BuiltProducts.executable("stream-search") }

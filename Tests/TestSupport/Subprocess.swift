@@ -51,20 +51,28 @@ public enum Subprocess {
   /// EPIPE, and ``SubprocessResult/standardOutput`` is empty.
   ///
   /// - Important: The child inherits this process's ignored SIGPIPE, so a child that forgets to
-  ///   ignore SIGPIPE itself still sees EPIPE here. To test that it ignores it, start it through
-  ///   `/usr/bin/env --default-signal=PIPE` (GNU env, Linux).
+  ///   ignore SIGPIPE itself still sees EPIPE here. To test that it ignores it, pass
+  ///   `defaultSIGPIPE`: on Linux the child is then started through `/usr/bin/env
+  ///   --default-signal=PIPE` (GNU env), as a shell would start it; elsewhere it has no effect.
   /// - Throws: What `Process.run()` throws when the child cannot be started.
   public static func run(
     _ executable: URL,
     arguments: [String] = [],
     input: Data = Data(),
     environment: [String: String]? = nil,
-    standardOutputClosed: Bool = false
+    standardOutputClosed: Bool = false,
+    defaultSIGPIPE: Bool = false
   ) async throws -> SubprocessResult {
     Self.ignoreSIGPIPE()
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    #if os(Linux)
+      if defaultSIGPIPE {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", executable.path] + arguments
+      }
+    #endif
     if let environment { process.environment = environment }
     let stdin = Pipe()
     let stdout = Pipe()

@@ -30,7 +30,7 @@ struct LiveCommand {
       sink: output.write)
     let readFailure = ReadFailure()
     let inputs = LiveInputs(reader: reader, readFailure: readFailure)
-    let run = Task { await pipeline.run(inputs) }
+    let run = Task(inheritingExecutor: { await pipeline.run(inputs) })
     output.onClosed { run.cancel() }
     stop.whenRequested { run.cancel() }
     if stop.signal != nil { run.cancel() }

@@ -20,7 +20,7 @@ struct RecordCommand {
     }
     let clock = ContinuousClock()
     let start = clock.now
-    let recording = Task {
+    let recording = Task(inheritingExecutor: {
       do {
         for try await line in reader {
           let instant = start.duration(to: clock.now).wholeMilliseconds
@@ -44,7 +44,7 @@ struct RecordCommand {
         log.error("\(error)")
         return ExitStatus.ioError
       }
-    }
+    })
     stop.whenRequested { recording.cancel() }
     let status = await recording.value
     return stop.signal?.exitStatus ?? status

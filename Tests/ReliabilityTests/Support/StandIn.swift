@@ -14,9 +14,6 @@ func withStandIn<T>(
   return try await body(server)
 }
 
-/// The built `stream-search` binary.
-func toolBinary() throws -> URL { try BuiltProducts.executable("stream-search") }
-
 /// Runs the tool replaying `input` against `server`'s `/search`, with `arguments` after the
 /// source; checks it exited 0 with nothing on stderr, and returns its events.
 func replayAgainst(

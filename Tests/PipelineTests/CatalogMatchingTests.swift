@@ -123,6 +123,13 @@ import Testing
     #expect(try await search("cot", source: source).isEmpty)
     #expect(try await search("at", source: source).isEmpty)
   }
+
+  @Test func anItemWhoseWordsShareAPrefixIsAnsweredOnce() async throws {
+    // "lo" starts "Love" and "Lover": two posting lists hold the item. When the merge was down
+    // to one list it skipped its duplicate check and answered the item twice.
+    let source = CatalogSource(items: [CatalogTestItems.row(1, "My Love Lover", "Someone", 1)])
+    #expect(try await search("lo", source: source).map(\.id) == [1])
+  }
 }
 
 extension CatalogTestItems {

@@ -36,17 +36,6 @@ struct PostingMerge {
 
   /// The smallest rank not yet returned, or nil when every list is exhausted.
   mutating func next() -> Int32? {
-    // One list (an exact word, a rare prefix) needs no heap and has no repeats.
-    if heap.count == 1 {
-      let value = heap[0].head
-      heap[0].position += 1
-      if heap[0].position < heap[0].end {
-        heap[0].head = items[heap[0].position]
-      } else {
-        heap.removeAll()
-      }
-      return value
-    }
     while !heap.isEmpty {
       let value = heap[0].head
       heap[0].position += 1

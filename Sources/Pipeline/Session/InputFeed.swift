@@ -3,6 +3,7 @@
 // AsyncStream is generic code the standard library does not specialise, and profiling the
 // replay showed a quarter of its time in AsyncStream's yield/next and their generic-metadata
 // lookups. This one lives in Pipeline, so every use is specialised for its concrete element.
+import Streams
 import Synchronization
 
 /// An unbounded FIFO with one consumer: any thread feeds it, one task iterates it.
@@ -13,22 +14,13 @@ import Synchronization
 ///   `next()` returns nil from then on, so reading stops; later feeds are ignored.
 final class InputFeed<Element: Sendable>: AsyncSequence, Sendable {
   private struct State {
-    var buffer: [Element] = []
-    var head = 0
+    var buffer = FIFOQueue<Element>()
     var finished = false
     var consumer: UnsafeContinuation<Element?, Never>?
 
     /// The next element, `.some(nil)` at the end, nil when the consumer must wait.
     mutating func poll() -> Element?? {
-      if head < buffer.count {
-        let element = buffer[head]
-        head += 1
-        if head == buffer.count {
-          buffer.removeAll(keepingCapacity: true)
-          head = 0
-        }
-        return .some(element)
-      }
+      if let element = buffer.popFirst() { return .some(element) }
       return finished ? .some(nil) : nil
     }
   }
@@ -77,8 +69,7 @@ final class InputFeed<Element: Sendable>: AsyncSequence, Sendable {
     } onCancel: {
       let consumer = state.withLock { state -> UnsafeContinuation<Element?, Never>? in
         state.finished = true
-        state.buffer = []
-        state.head = 0
+        state.buffer.removeAll()
         defer { state.consumer = nil }
         return state.consumer
       }

@@ -12,7 +12,7 @@ import Synchronization
 /// can wait for it, blocking, instead of moving time past an answer that is still on its way.
 final class VirtualExecutor: TaskExecutor {
   private struct State {
-    var jobs = JobQueue()
+    var jobs = FIFOQueue<UnownedJob>()
     var externalWork = 0
     /// The driver sleeps on `doorbell` and must be woken by the next job or the end of outside work.
     var driverWaits = false
@@ -79,28 +79,4 @@ final class VirtualExecutor: TaskExecutor {
 
   /// How many jobs wait to run.
   var pendingJobCount: Int { queue.withLock { $0.jobs.count } }
-}
-
-/// A FIFO of jobs: an array with a moving head, compacted when the head passes half of it.
-private struct JobQueue {
-  private var jobs: [UnownedJob] = []
-  private var head = 0
-
-  var count: Int { jobs.count - head }
-
-  mutating func append(_ job: UnownedJob) { jobs.append(job) }
-
-  mutating func popFirst() -> UnownedJob? {
-    guard head < jobs.count else { return nil }
-    let job = jobs[head]
-    head += 1
-    if head == jobs.count {
-      jobs.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head > 1_024, head * 2 > jobs.count {
-      jobs.removeFirst(head)
-      head = 0
-    }
-    return job
-  }
 }

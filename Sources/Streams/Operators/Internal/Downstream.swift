@@ -32,8 +32,7 @@ struct Downstream<Element: Sendable> {
     case delivered
   }
 
-  @usableFromInline var buffer: [Element] = []
-  @usableFromInline var head = 0
+  @usableFromInline var buffer = FIFOQueue<Element>()
   @usableFromInline var end: End?
   @usableFromInline var consumer: UnsafeContinuation<Element?, any Error>?
 
@@ -43,7 +42,7 @@ struct Downstream<Element: Sendable> {
   @inlinable var isEnded: Bool { end != nil }
 
   /// How many produced elements wait for the consumer.
-  @inlinable var bufferedCount: Int { buffer.count - head }
+  @inlinable var bufferedCount: Int { buffer.count }
 
   /// Hands `element` to a waiting consumer, or buffers it. Ignored once the sequence ended.
   @inlinable mutating func send(_ element: Element) -> Resumption<Element>? {
@@ -68,7 +67,6 @@ struct Downstream<Element: Sendable> {
   /// Ends the sequence at once, dropping buffered elements: the consumer was cancelled.
   @inlinable mutating func cancel() -> Resumption<Element>? {
     buffer.removeAll()
-    head = 0
     end = .finished
     guard let consumer else { return nil }
     self.consumer = nil
@@ -77,18 +75,7 @@ struct Downstream<Element: Sendable> {
 
   /// The next element or end when one is ready, nil when the consumer must wait.
   @inlinable mutating func poll() -> Result<Element?, any Error>? {
-    if head < buffer.count {
-      let element = buffer[head]
-      head += 1
-      if head == buffer.count {
-        buffer.removeAll(keepingCapacity: true)
-        head = 0
-      } else if head >= 64, head * 2 >= buffer.count {
-        buffer.removeFirst(head)
-        head = 0
-      }
-      return .success(element)
-    }
+    if let element = buffer.popFirst() { return .success(element) }
     if end != nil { return takeEnd() }
     return nil
   }

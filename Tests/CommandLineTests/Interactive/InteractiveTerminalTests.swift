@@ -212,4 +212,61 @@ import Testing
     process.type([0x04])  // Ctrl-D: end of input in canonical mode
     #expect(await process.waitForExit() == ChildExit(status: 0, signaled: false))
   }
+
+  @Test func answerForASupersededTermNeverReachesTheScreen() async throws {
+    let process = try start(["--latency", "600ms"])
+    defer { process.close() }
+    await waitForScreen(process, "the empty field") { $0.line(0) == ">" }
+    process.type("tay")
+    await waitForScreen(process, "the search for \"tay\"") { $0.line(1).hasPrefix("  searching \"tay\"") }
+    process.type("lor")
+    await waitForScreen(process, "the answer for \"taylor\"") { $0.line(1).hasPrefix("  \"taylor\": ") }
+    process.type([0x03])
+    _ = await process.waitForExit()
+    // "tay" was searched, then superseded while its answer was on its way: no frame showed it.
+    #expect(!String(decoding: process.snapshot.terminal, as: UTF8.self).contains("\"tay\": "))
+  }
+
+  @Test func statusCountsRequestsAndTheRateBudgetLeft() async throws {
+    let process = try start(["--rate-limit", "10/min"], columns: 120)
+    defer { process.close() }
+    await waitForScreen(process, "the empty field", columns: 120) { $0.line(0) == ">" }
+    process.type("tay")
+    await waitForScreen(process, "the answer for \"tay\"", columns: 120) { $0.line(1).hasPrefix("  \"tay\": ") }
+    process.type("lor")
+    // "tay" and "taylor" each asked the three categories once: 6 of the 10 permits are in use.
+    await waitForScreen(process, "six requests and the budget left", columns: 120) {
+      $0.line(1).hasPrefix("  \"taylor\": ") && $0.line(1).hasSuffix(" ms · 6 requests · 4 left in the rate budget")
+    }
+    process.type([0x03])
+    _ = await process.waitForExit()
+  }
+
+  @Test func verboseDiagnosticsGoToTheLogFileNotTheScreen() async throws {
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("interactive-\(UUID()).log")
+    defer { try? FileManager.default.removeItem(at: log) }
+    let process = try start(["--verbose", "--log", log.path])
+    defer { process.close() }
+    await typeTaylor(process)
+    process.type([0x03])
+    #expect(await process.waitForExit() == ChildExit(status: 130, signaled: false))
+    let written = try String(contentsOf: log, encoding: .utf8)
+    #expect(written.contains("[network] fetching \"taylor\" (music)"))
+    #expect(!String(decoding: process.snapshot.terminal, as: UTF8.self).contains("[network]"))
+  }
+
+  @Test func controlLRedrawsTheWholeScreen() async throws {
+    let process = try start()
+    defer { process.close() }
+    await typeTaylor(process)
+    let offset = process.snapshot.terminal.count
+    process.type([0x0C])
+    let redrawn = await process.wait {
+      let after = VirtualScreen(Array($0.terminal.dropFirst(offset)))
+      return after.line(0) == "> taylor" && after.line(2) == "music · 2"
+    }
+    #expect(redrawn != nil)
+    process.type([0x03])
+    _ = await process.waitForExit()
+  }
 }

@@ -73,6 +73,20 @@ import Testing
       == "\"taylor\": 2 results from catalog in 12 ms · 3 requests · 17 left in the rate budget")
   }
 
+  @Test func statusLineSaysWhichCategoryFailedAndWhy() {
+    var state = InteractiveState()
+    state.apply(event(.search(term: "taylor")))
+    state.apply(event(.results(
+      term: "taylor", source: .load,
+      categories: [
+        CategoryResult(category: .music, outcome: .items([item(1, "A")], from: .network)),
+        CategoryResult(category: .podcasts, outcome: .failed(.timedOut)),
+      ],
+      elapsedMilliseconds: 10_000)))
+    #expect(InteractiveView.statusText(state, budgetLeft: nil)
+      == "\"taylor\": 1 result from network in 10000 ms · podcasts failed: no answer within the timeout · 0 requests")
+  }
+
   @Test func rowShowsTitleArtistAndYear() {
     #expect(InteractiveView.row(item(1, "Shake It Off")) == "Shake It Off — Taylor Swift · 2014")
   }

@@ -56,6 +56,12 @@ struct InteractiveView {
     case .answered(let term, let count, let origins, let elapsed):
       let from = origins.isEmpty ? "" : " from " + origins.map(words).joined(separator: " and ")
       parts = ["\(quoted(term)): \(count) result\(count == 1 ? "" : "s")\(from) in \(elapsed) ms"]
+      // The last error in words: a category that failed while others answered.
+      for result in state.results {
+        if case .failed(let error) = result.outcome {
+          parts.append("\(result.category.rawValue) failed: \(visible(error.message))")
+        }
+      }
     case .failed(let term, let message):
       parts = ["\(quoted(term)): error: \(visible(message))"]
     }

@@ -196,7 +196,11 @@ public final class TerminalProcess: Sendable {
       }
       if descriptors.count > 1, descriptors[1].revents != 0 {
         let count = buffer.withUnsafeMutableBytes { read(outputDescriptor, $0.baseAddress, $0.count) }
-        if count > 0 { outputBytes = Array(buffer[0..<count]) } else if count == 0 || errno != EINTR { outputEnded = true }
+        if count > 0 {
+          outputBytes = Array(buffer[0..<count])
+        } else if count == 0 || errno != EINTR {
+          outputEnded = true
+        }
       }
       var exit: ChildExit?
       if outputEnded || outputDescriptor < 0 {
@@ -227,17 +231,19 @@ public final class TerminalProcess: Sendable {
     var status: Int32 = 0
     guard waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG) == processIdentifier else { return nil }
     let signal = status & 0x7F
-    return signal == 0 ? ChildExit(status: (status >> 8) & 0xFF, signaled: false) : ChildExit(status: signal, signaled: true)
+    return signal == 0
+      ? ChildExit(status: (status >> 8) & 0xFF, signaled: false) : ChildExit(status: signal, signaled: true)
   }
 
   private func deliver(terminalBytes: [UInt8], outputBytes: [UInt8], exit: ChildExit?) {
     let now = ContinuousClock.now
-    let due = state.withLock { state -> [(CheckedContinuation<ContinuousClock.Instant?, Never>, ContinuousClock.Instant?)] in
+    typealias Resumption = (CheckedContinuation<ContinuousClock.Instant?, Never>, ContinuousClock.Instant?)
+    let due = state.withLock { state -> [Resumption] in
       state.snapshot.terminal += terminalBytes
       state.snapshot.standardOutput += outputBytes
       if let exit { state.snapshot.exit = exit }
       let snapshot = state.snapshot
-      var due: [(CheckedContinuation<ContinuousClock.Instant?, Never>, ContinuousClock.Instant?)] = []
+      var due: [Resumption] = []
       state.waiters.removeAll { waiter in
         if waiter.condition(snapshot) {
           due.append((waiter.continuation, now))

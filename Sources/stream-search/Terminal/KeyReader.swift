@@ -20,9 +20,9 @@ enum KeyReaderEvent: Sendable {
 /// - Finish: after ``KeyReaderEvent/terminalGone`` or ``KeyReaderEvent/outputClosed`` the thread
 ///   ends; ``stop()`` ends it too (it is woken through a pipe): a delivery already running
 ///   completes, and none starts after.
-/// - Esc: a read that ends with a lone ESC byte waits at most ``escapeDelay`` for the rest of an
-///   escape sequence, then delivers ``Key/escape``; that wait is a poll(2) timeout on the terminal,
-///   the only time-bound wait, as curses' ESCDELAY.
+/// - Esc: a read that ends with a lone ESC byte waits at most ``escapeDelayMilliseconds`` for the
+///   rest of an escape sequence, then delivers ``Key/escape``; that wait is a poll(2) timeout on
+///   the terminal, the only time-bound wait, as curses' ESCDELAY.
 final class KeyReader: Sendable {
   /// How long a lone ESC waits for the rest of a sequence; terminals send sequences in one write.
   static let escapeDelayMilliseconds: Int32 = 50

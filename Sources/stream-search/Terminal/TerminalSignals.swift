@@ -23,17 +23,22 @@ enum TerminalSignal: Sendable {
 final class TerminalSignals: Sendable {
   private let sources: Mutex<[any DispatchSourceSignal]>
 
-  /// Starts watching; `handler` receives each signal.
+  /// Starts watching, and returns once both signals are watched (a short wait for dispatch's
+  /// event thread), so that a signal sent after `init` returns is never lost; `handler` receives
+  /// each signal.
   init(_ handler: @escaping @Sendable (TerminalSignal) -> Void) {
     let queue = DispatchQueue(label: "stream-search.terminal-signals")
+    let registered = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []
     for (number, signal) in [(SIGWINCH, TerminalSignal.resized), (SIGHUP, .hangUp)] {
       Foundation.signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
       source.setEventHandler { handler(signal) }
+      source.setRegistrationHandler { registered.signal() }
       source.resume()
       sources.append(source)
     }
+    for _ in sources { registered.wait() }
     self.sources = Mutex(sources)
   }
 

@@ -161,7 +161,8 @@ import Testing
       return screen.line(0) == "> taylor" && screen.line(1) == "  \"taylor\": 4 results from ca"
         && screen.line(3) == "> Shake It Off — Taylor Swift" && screen.line(5) == "movies · 1"
     }
-    #expect(redrawn != nil, "\(VirtualScreen(Array(process.snapshot.terminal.dropFirst(offset)), rows: 6, columns: 30).text)")
+    let shown = VirtualScreen(Array(process.snapshot.terminal.dropFirst(offset)), rows: 6, columns: 30)
+    #expect(redrawn != nil, "\(shown.text)")
     process.type([0x03])
     _ = await process.waitForExit()
   }
@@ -207,7 +208,9 @@ import Testing
     let process = try start(["--lines", "--format", "jsonl"])
     defer { process.close() }
     process.type("taylor\n")
-    let answered = await process.wait { String(decoding: $0.standardOutput, as: UTF8.self).contains("\"type\":\"results\"") }
+    let answered = await process.wait {
+      String(decoding: $0.standardOutput, as: UTF8.self).contains("\"type\":\"results\"")
+    }
     #expect(answered != nil)
     process.type([0x04])  // Ctrl-D: end of input in canonical mode
     #expect(await process.waitForExit() == ChildExit(status: 0, signaled: false))

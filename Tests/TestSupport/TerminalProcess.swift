@@ -7,7 +7,18 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
+
+/// close(2), named apart from ``TerminalProcess/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+  #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+  #else
+    _ = Darwin.close(descriptor)
+  #endif
+}
 
 /// How a child ended.
 public struct ChildExit: Equatable, Sendable {
@@ -83,11 +94,11 @@ public final class TerminalProcess: Sendable {
     let child = Self.spawn(
       executable.path, arguments: arguments, environment: environment, terminal: terminal ? slave : nil,
       standardOutput: pipeEnds[1])
-    Glibc.close(pipeEnds[1])
+    closeDescriptor(pipeEnds[1])
     guard child > 0 else {
-      Glibc.close(pipeEnds[0])
-      Glibc.close(master)
-      Glibc.close(slave)
+      closeDescriptor(pipeEnds[0])
+      closeDescriptor(master)
+      closeDescriptor(slave)
       throw TerminalProcessError.fork(errno)
     }
     processIdentifier = child
@@ -130,7 +141,7 @@ public final class TerminalProcess: Sendable {
   /// Closes the test's end of the child's standard output, as a reader that goes away.
   public func closeStandardOutput() {
     output.withLock { descriptor in
-      if descriptor >= 0 { Glibc.close(descriptor) }
+      if descriptor >= 0 { closeDescriptor(descriptor) }
       descriptor = -1
     }
   }
@@ -174,8 +185,8 @@ public final class TerminalProcess: Sendable {
   }
 
   deinit {
-    Glibc.close(master)
-    Glibc.close(slave)
+    closeDescriptor(master)
+    closeDescriptor(slave)
     closeStandardOutput()
   }
 
@@ -286,7 +297,7 @@ public final class TerminalProcess: Sendable {
       _ = dup2(standardOutput, 2)
     }
     _ = dup2(standardOutput, 1)
-    for descriptor in 3..<1024 { _ = Glibc.close(Int32(descriptor)) }
+    for descriptor in 3..<1024 { closeDescriptor(Int32(descriptor)) }
     _ = execve(executable, argv, envp)
     _exit(127)
   }

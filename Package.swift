@@ -15,7 +15,8 @@ let package = Package(
     .target(name: "Streams"),
     .target(name: "Pipeline", dependencies: ["Streams"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
-    .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline"]),
+    // TestSupport for its pseudo-terminal child (section 8); it uses Foundation only.
+    .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "TestSupport"]),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "TestSupport"]),

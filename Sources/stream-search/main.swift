@@ -1,6 +1,6 @@
 // The `stream-search` executable: parses the command line, answers help and version, reports
-// usage errors (status 64), and otherwise runs a replay, a live search or a recording, writing
-// events to standard output and diagnostics to standard error.
+// usage errors (status 64), and otherwise runs the interactive screen, a replay, a live search or
+// a recording, writing events to standard output and diagnostics to standard error.
 import Foundation
 import Pipeline
 
@@ -9,8 +9,8 @@ ignoreSIGPIPE()
 let invocation: Invocation
 do {
   invocation = try CommandLineParser.parse(
-    Array(CommandLine.arguments.dropFirst()), stdoutIsTerminal: isatty(STDOUT_FILENO) != 0
-  )
+    Array(CommandLine.arguments.dropFirst()), stdoutIsTerminal: isatty(STDOUT_FILENO) != 0,
+    stdinIsTerminal: isatty(STDIN_FILENO) != 0)
 } catch {
   try? OutputWriter.standardError.write(error.text)
   exit(ExitStatus.usage.rawValue)
@@ -39,7 +39,13 @@ case .help(let text), .version(let text):
   }
   exit(ExitStatus.success.rawValue)
 case .search(let options):
-  let log = Log(options: options)
+  let log: Log
+  do {
+    log = try Log(options: options, path: options.logPath)
+  } catch {
+    try? OutputWriter.standardError.write("Error: \(error.message)\n")
+    exit(ExitStatus.ioError.rawValue)
+  }
   let setup: RunSetup
   do {
     setup = try RunSetup(options: options)
@@ -50,7 +56,9 @@ case .search(let options):
   let output = EventOutput(writer: .standardOutput, format: options.format, statsLog: options.stats ? log : nil)
   let stop = observeSignals()
   let status: ExitStatus
-  if options.replay {
+  if options.interactive {
+    status = await InteractiveCommand(setup: setup, log: log, stop: stop).run()
+  } else if options.replay {
     status = ReplayCommand(setup: setup, output: output, log: log, stop: stop).run()
   } else {
     status = await LiveCommand(setup: setup, output: output, log: log, stop: stop).run()

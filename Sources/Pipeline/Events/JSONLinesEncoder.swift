@@ -74,6 +74,16 @@ public struct JSONLinesEncoder: Sendable {
     return String(decoding: output, as: UTF8.self)
   }
 
+  /// `item` as one JSON object and a newline, in the shape the items of a `results` event have
+  /// (`{"id":1,"kind":"song","title":"Shake It Off",…}`): what the interactive screen prints
+  /// for the selection.
+  public func encode(_ item: SearchItem) -> String {
+    var output: [UInt8] = []
+    appendItem(item, to: &output)
+    output.append(UInt8(ascii: "\n"))
+    return String(decoding: output, as: UTF8.self)
+  }
+
   private func appendCategory(_ result: CategoryResult, to output: inout [UInt8]) {
     JSONBytes.appendRaw("{\"category\":\"", to: &output)
     JSONBytes.appendRaw(result.category.rawValue, to: &output)

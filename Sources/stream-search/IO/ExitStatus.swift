@@ -11,6 +11,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
   case noInput = 66
   /// Reading the input or writing the output failed (`EX_IOERR`).
   case ioError = 74
+  /// The terminal of the interactive screen hung up (SIGHUP): 128 + 1.
+  case hungUp = 129
   /// Interrupted by SIGINT (Ctrl-C): 128 + 2.
   case interrupted = 130
   /// Terminated by SIGTERM: 128 + 15.
@@ -20,9 +22,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
   var meaning: String {
     switch self {
     case .success: "Done: the input ended, or the reader of standard output went away."
-    case .usage: "The command line is wrong."
+    case .usage: "The command line is wrong, or the interactive mode has no terminal."
     case .noInput: "The input cannot be opened."
     case .ioError: "Reading input or writing output failed."
+    case .hungUp: "The terminal went away (SIGHUP) during the interactive mode."
     case .interrupted: "Interrupted (SIGINT), after writing what was pending."
     case .terminated: "Terminated (SIGTERM), after writing what was pending."
     }

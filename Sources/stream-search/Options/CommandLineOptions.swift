@@ -76,6 +76,12 @@ struct CommandLineOptions: Equatable, Sendable {
   var maxLineBytes = 1_048_576
   /// A session idle for this long is forgotten; greater than zero.
   var sessionIdle = Duration.seconds(600)
+  /// A person types into the terminal (the fzf-style screen) instead of lines being read.
+  var interactive = false
+  /// Where the interactive mode records the session, as `stream-search record` would.
+  var recordPath: String?
+  /// Where diagnostics go instead of standard error.
+  var logPath: String?
 }
 
 /// What `stream-search record [--input PATH]` was asked to do.

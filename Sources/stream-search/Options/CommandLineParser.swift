@@ -51,7 +51,11 @@ enum CommandLineParser {
   /// - Parameter stdoutIsTerminal: Whether standard output is a terminal (`isatty(1)`), which
   ///   picks the default `--format`: `pretty` for a terminal, `jsonl` for a pipe or file.
   /// - Throws: ``UsageError`` with the problem and the usage line of the command.
-  static func parse(_ arguments: [String], stdoutIsTerminal: Bool) throws(UsageError) -> Invocation {
+  /// - Parameter stdinIsTerminal: Whether standard input is a terminal (`isatty(0)`), which makes
+  ///   the interactive mode the default when no `--input` or `--replay` is given.
+  static func parse(_ arguments: [String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false)
+    throws(UsageError) -> Invocation
+  {
     let command: Command = arguments.first == "record" ? .record : .search
     let words = command == .record ? Array(arguments.dropFirst()) : arguments
     for word in words.prefix(while: { $0 != "--" }) {
@@ -64,7 +68,7 @@ enum CommandLineParser {
       case .record:
         return .record(RecordOptions(inputPath: draft.options.inputPath))
       case .search:
-        return .search(try resolve(draft, stdoutIsTerminal: stdoutIsTerminal))
+        return .search(try resolve(draft, stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: stdinIsTerminal))
       }
     } catch {
       throw UsageError(error: error, command: command)
@@ -122,8 +126,8 @@ enum CommandLineParser {
 
   /// Settles the defaults that depend on other options or the terminal, then checks the
   /// combinations no single option can.
-  private static func resolve(_ draft: OptionDraft, stdoutIsTerminal: Bool) throws(CommandLineError)
-    -> CommandLineOptions
+  private static func resolve(_ draft: OptionDraft, stdoutIsTerminal: Bool, stdinIsTerminal: Bool)
+    throws(CommandLineError) -> CommandLineOptions
   {
     var options = draft.options
     options.format = draft.format ?? (stdoutIsTerminal ? .pretty : .jsonl)
@@ -139,7 +143,23 @@ enum CommandLineParser {
       // Standard input cannot be re-read past its end; following needs a file to watch.
       throw .missingRequirement(option: "--follow", required: "--input PATH")
     }
+    try resolveInteractive(draft, into: &options, stdinIsTerminal: stdinIsTerminal)
     return options
+  }
+
+  /// Picks the interactive mode or line mode and checks the options that need one of them.
+  private static func resolveInteractive(
+    _ draft: OptionDraft, into options: inout CommandLineOptions, stdinIsTerminal: Bool
+  ) throws(CommandLineError) {
+    if draft.interactiveAndLines { throw .conflictingOptions("--interactive", "--lines") }
+    if draft.interactive == true {
+      if options.replay { throw .conflictingOptions("--interactive", "--replay") }
+      if options.inputPath != nil { throw .conflictingOptions("--interactive", "--input") }
+    }
+    options.interactive = draft.interactive ?? (stdinIsTerminal && !options.replay && options.inputPath == nil)
+    if options.recordPath != nil, !options.interactive {
+      throw .missingRequirement(option: "--record", required: "--interactive")
+    }
   }
 
   /// `--name=value` → (`--name`, `value`); anything else → (word, nil). Only long options take

@@ -17,7 +17,8 @@ enum HelpText {
       sections.append(wrap(
         "Reads the text of a search field, one line per keystroke, from standard input or a file. "
           + "Waits for typing to pause, skips repeated terms, cancels searches that are superseded, "
-          + "answers from a cache or a source, and writes events as JSON Lines."
+          + "answers from a cache or a source, and writes events as JSON Lines. When standard input is a "
+          + "terminal, it shows a search screen instead: type, watch results arrive, press Enter to print one."
       ))
       let usages = [CommandLineParser.Command.search.usage, CommandLineParser.Command.record.usage]
       sections.append("USAGE: " + usages.joined(separator: "\n       "))
@@ -43,6 +44,7 @@ enum HelpText {
       tables.append(("SUBCOMMANDS", [
         Entry(label: "record", text: "Stamp each input line with at_ms from the real clock and write JSON Lines."),
       ]))
+      tables.append(("INTERACTIVE KEYS", interactiveKeys))
     }
     tables.append(("EXIT STATUS", ExitStatus.allCases.map { Entry(label: String($0.rawValue), text: $0.meaning) }))
     let column = 2 + (tables.flatMap(\.entries).map(\.label.count).max() ?? 0) + 2
@@ -51,6 +53,16 @@ enum HelpText {
     }
     return sections.joined(separator: "\n\n") + "\n"
   }
+
+  /// The keys of the interactive screen.
+  private static let interactiveKeys = [
+    Entry(label: "Typing, Backspace", text: "Edit the search field; Ctrl-W deletes a word, Ctrl-U the line."),
+    Entry(label: "Left, Right, Home, End", text: "Move the cursor in the field (also Ctrl-B, Ctrl-F, Ctrl-A, Ctrl-E)."),
+    Entry(label: "Up, Down, Ctrl-P, Ctrl-N", text: "Move the selection."),
+    Entry(label: "Enter", text: "Print the selected result as one JSON line on standard output and exit 0."),
+    Entry(label: "Esc, Ctrl-C", text: "Leave without printing anything (exit 130)."),
+    Entry(label: "Ctrl-L", text: "Redraw the screen."),
+  ]
 
   /// ` (default: text)`, with its spaces made non-breaking so wrapping keeps it on one line
   /// (``wrapLines(_:width:)`` turns them back into spaces).

@@ -26,6 +26,10 @@ struct OptionDraft: Sendable {
   var rateLimit = RateLimitChoice.sourceDefault
   /// The format as given; nil picks one by whether standard output is a terminal.
   var format: CommandLineOptions.OutputFormat?
+  /// `--interactive` and `--lines` as given; neither picks by whether standard input is a terminal.
+  var interactive: Bool?
+  /// Both `--interactive` and `--lines` were given.
+  var interactiveAndLines = false
 }
 
 /// One `--option`: its name, what it does to the draft, and its line in the help.

@@ -133,6 +133,22 @@ enum OptionTable {
           ? nil : try ValueParser.duration(value, exampleUnit: .minutes, positive: true)
       },
     ]),
+    OptionGroup(title: "INTERACTIVE OPTIONS", options: [
+      OptionSpec("--interactive", help: "Type into a search screen on the terminal; the default when stdin is one.") {
+        $0.interactiveAndLines = $0.interactiveAndLines || $0.interactive == false
+        $0.interactive = true
+      },
+      OptionSpec("--lines", help: "Read lines even when standard input is a terminal.") {
+        $0.interactiveAndLines = $0.interactiveAndLines || $0.interactive == true
+        $0.interactive = false
+      },
+      OptionSpec("--record", "PATH", help: "Record the interactive session for --replay.") { draft, value in
+        draft.options.recordPath = value
+      },
+      OptionSpec("--log", "PATH", help: "Append diagnostics to a file instead of standard error.") { draft, value in
+        draft.options.logPath = value
+      },
+    ]),
     OptionGroup(title: "OUTPUT OPTIONS", options: [
       OptionSpec(
         "--format", "FORMAT", help: "jsonl or pretty.", default: "pretty on a terminal, jsonl otherwise"

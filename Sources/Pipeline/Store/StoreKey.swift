@@ -1,0 +1,45 @@
+// What the disk tier keys an answer by, and what it gives back: the same key as the memory cache
+// (source, term key, scope, limit, country), and the items with the instant they were fetched.
+import Foundation
+
+/// The key of one stored answer.
+struct StoreKey: Sendable, Hashable {
+  /// The source's name: "itunes" or the server's URL.
+  var source: String
+  /// The term's key (folded, so "Taylor" and "taylor" share an answer).
+  var term: String
+  /// A category name ("music"), or "all:" and the categories of a single request.
+  var scope: String
+  var limit: Int
+  var country: String
+
+  /// The values bound to `source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?`.
+  var values: [SQLiteValue] {
+    [.text(source), .text(term), .text(scope), .integer(Int64(limit)), .text(country)]
+  }
+}
+
+/// An answer read from disk: its items still encoded, and when they were fetched.
+struct StoredAnswer: Sendable {
+  /// The items as JSON, `{"music": [items…], …}`.
+  var encoded: [UInt8]
+  /// When the source answered, in milliseconds since 1970 UTC.
+  var fetchedAt: Int64
+
+  /// The items; nil when the bytes do not decode (then the answer is treated as missing).
+  var items: [Category: [SearchItem]]? {
+    guard let byName = try? JSONDecoder().decode([String: [SearchItem]].self, from: Data(encoded)) else { return nil }
+    var items: [Category: [SearchItem]] = [:]
+    for (name, list) in byName {
+      guard let category = Category(rawValue: name) else { return nil }
+      items[category] = list
+    }
+    return items
+  }
+
+  /// `items` as stored.
+  static func encode(_ items: [Category: [SearchItem]]) -> [UInt8]? {
+    let byName = Dictionary(uniqueKeysWithValues: items.map { ($0.key.rawValue, $0.value) })
+    return (try? JSONEncoder().encode(byName)).map { [UInt8]($0) }
+  }
+}

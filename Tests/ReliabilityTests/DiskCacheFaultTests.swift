@@ -25,7 +25,8 @@ import Testing
     try Data("this is not SQLite, just text that happens to be here\n".utf8).write(
       to: URL(fileURLWithPath: cacheFile(directory)))
     try await withStandIn(echoAnswers) { server in
-      try expectDiskOff(try await runWithDisk(server, directory, terms: ["abba"]), terms: ["abba"], reason: "not a database")
+      let result = try await runWithDisk(server, directory, terms: ["abba"])
+      try expectDiskOff(result, terms: ["abba"], reason: "not a database")
       #expect(server.requests.count == 1)
     }
   }
@@ -55,8 +56,8 @@ import Testing
     try database.rows("CREATE TABLE notes (text TEXT)")
     try database.rows("INSERT INTO notes VALUES ('keep me')")
     try await withStandIn(echoAnswers) { server in
-      try expectDiskOff(
-        try await runWithDisk(server, directory, terms: ["abba"]), terms: ["abba"], reason: "SQLite file of another program")
+      let result = try await runWithDisk(server, directory, terms: ["abba"])
+      try expectDiskOff(result, terms: ["abba"], reason: "SQLite file of another program")
     }
     #expect(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'") == [["notes"]])
     #expect(try database.value("SELECT text FROM notes") == "keep me")
@@ -139,7 +140,9 @@ enum ReadOnlyDirectory {
       }
       defer { _ = run("/bin/umount", ["-l", directory]) }
       try await body(directory) {
-        guard run("/bin/mount", ["-o", "remount,ro", directory]) else { throw TestDatabaseError(message: "remount failed") }
+        guard run("/bin/mount", ["-o", "remount,ro", directory]) else {
+          throw TestDatabaseError(message: "remount failed")
+        }
       }
     } else {
       try await body(directory) {

@@ -122,7 +122,7 @@ public final class AnswerStore: Sendable {
 
   /// The answer stored for `key`, however old, and when it was fetched; nil on a miss, when the
   /// store is off, or when another process holds the file too long.
-  func answer(for key: StoreKey) -> StoredAnswer? {
+  package func answer(for key: StoreKey) -> StoredAnswer? {
     let found = withReader { (connection: SQLiteConnection) throws(SQLiteError) -> StoredAnswer? in
       var answer: StoredAnswer?
       try connection.query(
@@ -137,7 +137,7 @@ public final class AnswerStore: Sendable {
   }
 
   /// Hands `items`, fetched now, to the writer for `key`; returns at once.
-  func save(_ items: [Category: [SearchItem]], for key: StoreKey) {
+  package func save(_ items: [Category: [SearchItem]], for key: StoreKey) {
     writer?.submit(.save(key, items, fetchedAt: wallClock.millisecondsSinceEpoch))
   }
 

@@ -3,15 +3,24 @@
 import Foundation
 
 /// The key of one stored answer.
-struct StoreKey: Sendable, Hashable {
+package struct StoreKey: Sendable, Hashable {
   /// The source's name: "itunes" or the server's URL.
-  var source: String
+  package var source: String
   /// The term's key (folded, so "Taylor" and "taylor" share an answer).
-  var term: String
+  package var term: String
   /// A category name ("music"), or "all:" and the categories of a single request.
-  var scope: String
-  var limit: Int
-  var country: String
+  package var scope: String
+  package var limit: Int
+  package var country: String
+
+  /// A key (for the benchmark, which builds keys without a repository).
+  package init(source: String, term: String, scope: String, limit: Int, country: String) {
+    self.source = source
+    self.term = term
+    self.scope = scope
+    self.limit = limit
+    self.country = country
+  }
 
   /// The values bound to `source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?`.
   var values: [SQLiteValue] {
@@ -20,14 +29,14 @@ struct StoreKey: Sendable, Hashable {
 }
 
 /// An answer read from disk: its items still encoded, and when they were fetched.
-struct StoredAnswer: Sendable {
+package struct StoredAnswer: Sendable {
   /// The items as JSON, `{"music": [items…], …}`.
   var encoded: [UInt8]
   /// When the source answered, in milliseconds since 1970 UTC.
   var fetchedAt: Int64
 
   /// The items; nil when the bytes do not decode (then the answer is treated as missing).
-  var items: [Category: [SearchItem]]? {
+  package var items: [Category: [SearchItem]]? {
     guard let byName = try? JSONDecoder().decode([String: [SearchItem]].self, from: Data(encoded)) else { return nil }
     var items: [Category: [SearchItem]] = [:]
     for (name, list) in byName {

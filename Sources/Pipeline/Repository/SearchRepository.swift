@@ -77,7 +77,8 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   var diskSummary: (status: DiskTierStatus, hits: Int)? {
     get async {
       guard let disk else { return nil }
-      await disk.store.flush()
+      // The writer is a thread of its own: in a replay, virtual time must wait for it.
+      await withExternalWork { await disk.store.flush() }
       return (disk.store.status == .on ? .on : .off, disk.hits)
     }
   }

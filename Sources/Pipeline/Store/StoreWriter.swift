@@ -35,7 +35,6 @@ final class StoreWriter: Sendable {
     var jobs = FIFOQueue<Job>()
     var waitingWrites = 0
     var stopped = false
-    var dropped = 0
   }
 
   private let path: String
@@ -48,9 +47,6 @@ final class StoreWriter: Sendable {
     self.busyTimeout = busyTimeout
   }
 
-  /// Writes dropped because ``bound`` were already waiting.
-  var droppedWrites: Int { state.withLock { $0.dropped } }
-
   /// Starts the thread; it reports failures to `store`, which turns itself off.
   func start(store: AnswerStore) {
     let thread = Thread { [self] in run(store: store) }
@@ -62,10 +58,7 @@ final class StoreWriter: Sendable {
   func submit(_ write: StoreWrite) {
     let queued = state.withLock { state -> Bool in
       guard !state.stopped else { return false }
-      guard state.waitingWrites < Self.bound else {
-        state.dropped += 1
-        return false
-      }
+      guard state.waitingWrites < Self.bound else { return false }
       state.waitingWrites += 1
       state.jobs.append(.write(write))
       return true
@@ -134,47 +127,42 @@ final class StoreWriter: Sendable {
     }
   }
 
+  /// Writes `writes` in the caller's transaction.
   private func commit(_ writes: [StoreWrite], on connection: SQLiteConnection) throws(SQLiteError) {
-    do {
-      for write in writes {
-        switch write {
-        case .save(let key, let items, let fetchedAt):
-          guard let encoded = StoredAnswer.encode(items) else { continue }
-          try connection.query(
-            "INSERT OR REPLACE INTO answers (source, term, scope, lim, country, items, fetched_at, used_at, bytes) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            key.values + [.blob(encoded), .integer(fetchedAt), .integer(fetchedAt), .integer(Int64(encoded.count))])
-        case .markUsed(let key, let instant):
-          try connection.query(
-            "UPDATE answers SET used_at = max(used_at, ?) "
-              + "WHERE source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?",
-            [.integer(instant)] + key.values)
-        }
+    for write in writes {
+      switch write {
+      case .save(let key, let items, let fetchedAt):
+        guard let encoded = StoredAnswer.encode(items) else { continue }
+        try connection.query(
+          "INSERT OR REPLACE INTO answers (source, term, scope, lim, country, items, fetched_at, used_at, bytes) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          key.values + [.blob(encoded), .integer(fetchedAt), .integer(fetchedAt), .integer(Int64(encoded.count))])
+      case .markUsed(let key, let instant):
+        try connection.query(
+          "UPDATE answers SET used_at = max(used_at, ?) "
+            + "WHERE source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?",
+          [.integer(instant)] + key.values)
       }
     }
   }
 
-  /// Deletes (in the caller's transaction) the least recently used answers until at most `capacity` answers of at most
-  /// `maxBytes` bytes remain.
+  /// Deletes, in the caller's transaction, the least recently used answers until at most
+  /// `capacity` answers of at most `maxBytes` bytes remain.
   private func evict(on connection: SQLiteConnection, capacity: Int, maxBytes: Int) throws(SQLiteError) {
     var count = try connection.integer("SELECT count(*) FROM answers") ?? 0
     var bytes = try connection.integer("SELECT coalesce(sum(bytes), 0) FROM answers") ?? 0
     guard count > capacity || bytes > maxBytes else { return }
-    do {
-      var victims: [StoreKey] = []
-      try connection.query("SELECT source, term, scope, lim, country, bytes FROM answers ORDER BY used_at") { row in
-        guard count > capacity || bytes > maxBytes else { return }
-        let key = StoreKey(
-          source: row.text(0), term: row.text(1), scope: row.text(2), limit: Int(row.integer(3)),
-          country: row.text(4))
-        victims.append(key)
-        count -= 1
-        bytes -= row.integer(5)
-      }
-      for key in victims {
-        try connection.query(
-          "DELETE FROM answers WHERE source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?", key.values)
-      }
+    var victims: [StoreKey] = []
+    try connection.query("SELECT source, term, scope, lim, country, bytes FROM answers ORDER BY used_at") { row in
+      guard count > capacity || bytes > maxBytes else { return }
+      victims.append(StoreKey(
+        source: row.text(0), term: row.text(1), scope: row.text(2), limit: Int(row.integer(3)), country: row.text(4)))
+      count -= 1
+      bytes -= row.integer(5)
+    }
+    for key in victims {
+      try connection.query(
+        "DELETE FROM answers WHERE source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?", key.values)
     }
   }
 }

@@ -72,4 +72,21 @@ final class SetWallClock: WallClock {
     #expect(store.answer(for: key) == nil)
     #expect(reports.withLock { $0 }.count == 1)
   }
+
+  @Test func storedItemsKeepEveryFieldAndCutShortBytesDoNotDecode() {
+    let full = SearchItem(
+      id: 42, wrapperType: "track", kind: "song", trackId: 42, collectionId: 7, artistId: -3,
+      trackName: "Ünïcødé \"q\"", collectionName: "Album", artistName: "Artist", trackViewUrl: "https://a", collectionViewUrl: "https://b",
+      previewUrl: "https://c", artworkUrl100: "https://d", artworkUrl: "https://e", releaseDate: "2014-08-18T07:00:00Z",
+      primaryGenreName: "Pop", trackTimeMillis: 219_209, price: 1.29, currency: "USD", country: "USA",
+      feedUrl: "https://f", popularity: 9)
+    let items: [Category: [SearchItem]] = [.music: [full, SearchItem(id: 1)], .podcasts: []]
+    let bytes = StoredItemsCoding.encode(items)
+    #expect(StoredItemsCoding.decode(bytes) == items)
+    #expect(StoredAnswer(encoded: bytes, fetchedAt: 0).items == items)
+    for length in [0, 1, 5, bytes.count / 2, bytes.count - 1] {
+      #expect(StoredItemsCoding.decode(Array(bytes.prefix(length))) == nil, "\(length) of \(bytes.count) bytes")
+    }
+    #expect(StoredItemsCoding.decode(bytes + [0]) == nil)
+  }
 }

@@ -30,13 +30,15 @@ package struct StoreKey: Sendable, Hashable {
 
 /// An answer read from disk: its items still encoded, and when they were fetched.
 package struct StoredAnswer: Sendable {
-  /// The items as JSON, `{"music": [items…], …}`.
+  /// The items in ``StoredItemsCoding``'s layout, or as JSON (`{"music": [items…]}`) in a file
+  /// migrated from version 1.
   var encoded: [UInt8]
   /// When the source answered, in milliseconds since 1970 UTC.
   var fetchedAt: Int64
 
   /// The items; nil when the bytes do not decode (then the answer is treated as missing).
   package var items: [Category: [SearchItem]]? {
+    guard encoded.first == UInt8(ascii: "{") else { return StoredItemsCoding.decode(encoded) }
     guard let byName = try? JSONDecoder().decode([String: [SearchItem]].self, from: Data(encoded)) else { return nil }
     var items: [Category: [SearchItem]] = [:]
     for (name, list) in byName {
@@ -44,11 +46,5 @@ package struct StoredAnswer: Sendable {
       items[category] = list
     }
     return items
-  }
-
-  /// `items` as stored.
-  static func encode(_ items: [Category: [SearchItem]]) -> [UInt8]? {
-    let byName = Dictionary(uniqueKeysWithValues: items.map { ($0.key.rawValue, $0.value) })
-    return (try? JSONEncoder().encode(byName)).map { [UInt8]($0) }
   }
 }

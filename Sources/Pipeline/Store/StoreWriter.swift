@@ -132,7 +132,7 @@ final class StoreWriter: Sendable {
     for write in writes {
       switch write {
       case .save(let key, let items, let fetchedAt):
-        guard let encoded = StoredAnswer.encode(items) else { continue }
+        let encoded = StoredItemsCoding.encode(items)
         try connection.query(
           "INSERT OR REPLACE INTO answers (source, term, scope, lim, country, items, fetched_at, used_at, bytes) "
             + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -21,9 +21,9 @@ struct RunSetup: Sendable {
   init(options: CommandLineOptions, log: Log) throws(SourceSetupError) {
     self.options = options
     store = Self.cacheDirectory(for: options).map { directory in
-      AnswerStore.open(directory: directory, capacity: max(1, options.cacheSize), maxBytes: options.cacheMaxBytes) {
-        log.warning($0)
-      }
+      AnswerStore.open(
+        directory: directory, capacity: options.cacheSize, maxBytes: options.cacheMaxBytes, wallClock: SystemWallClock()
+      ) { log.warning($0) }
     }
     if let path = options.catalogPath {
       do {
@@ -51,11 +51,12 @@ struct RunSetup: Sendable {
     }
   }
 
-  /// The disk cache's directory, for a network source only: the catalog is already local.
+  /// The disk cache's directory, for a network source only (the catalog is already local), and
+  /// not with `--cache-size 0`, which turns caching off.
   static func cacheDirectory(
     for options: CommandLineOptions, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String? {
-    guard options.source != .catalog else { return nil }
+    guard options.source != .catalog, options.cacheSize > 0 else { return nil }
     switch options.cacheDirectory {
     case .none: return nil
     case .path(let path): return path

@@ -121,7 +121,7 @@ enum OptionTable {
     ]),
     OptionGroup(title: "CACHE OPTIONS", options: [
       OptionSpec(
-        "--cache-size", "N", help: "Most terms kept in the cache, in memory and on disk; 0 turns memory off.",
+        "--cache-size", "N", help: "Most terms kept in the cache, in memory and on disk; 0 turns it off.",
         default: String(defaults.cacheSize)
       ) { draft, value throws(InvalidValue) in
         draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...Int.max)

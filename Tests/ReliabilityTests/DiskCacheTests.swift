@@ -44,6 +44,17 @@ import Testing
     #expect(result.stderr.contains(#"[cache] serving the expired answer for "abba" (music): offline"#))
   }
 
+  @Test func rateLimitedAndFailedAnswersAreNeverStored() async throws {
+    let directory = try freshDirectory()
+    let script = ReplyScript(["limited": [.fault(.emptyBody403)], "broken": [.status(500)]])
+    try await withStandIn(script.handler) { server in
+      let events = try checkedEvents(try await runWithDisk(server, directory, terms: ["limited", "broken", "fine"]))
+      #expect(Set(events.filter { $0.type == "error" }.compactMap(\.errorKind)) == ["rateLimited", "server"])
+      let stored = try TestDatabase(cacheFile(directory)).rows("SELECT term FROM answers").map { $0[0] }
+      #expect(stored == ["fine"])
+    }
+  }
+
   @Test func theStoreKeepsTheMostRecentlyUsedAnswersWithinCacheSize() async throws {
     let directory = try freshDirectory()
     try await withStandIn(echoAnswers) { server in

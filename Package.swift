@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // stream-search: a typeahead stream processor. No package dependencies: only the toolchain's
-// Foundation, FoundationNetworking, Dispatch, Synchronization and Testing.
+// Foundation, FoundationNetworking, Dispatch, Synchronization and Testing, and the system's SQLite3.
 import PackageDescription
 
 let package = Package(
@@ -13,7 +13,9 @@ let package = Package(
   ],
   targets: [
     .target(name: "Streams"),
-    .target(name: "Pipeline", dependencies: ["Streams"]),
+    // The disk cache's database: the system library, no package (apt libsqlite3-dev, brew sqlite).
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .target(name: "Pipeline", dependencies: ["Streams", "CSQLite"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
     // TestSupport for its pseudo-terminal child (section 8); it uses Foundation only.
     .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "TestSupport"]),
@@ -25,7 +27,7 @@ let package = Package(
       name: "CommandLineTests",
       dependencies: ["stream-search", "Pipeline", "TestSupport"]
     ),
-    .testTarget(name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "TestSupport"]),
+    .testTarget(name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CSQLite"]),
   ],
   swiftLanguageModes: [.v6]
 )

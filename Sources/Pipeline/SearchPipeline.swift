@@ -81,6 +81,7 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
       }
     }
     if Task.isCancelled { emitter.cancelOpenSearches() }
-    return emitter.emitSummary(requests: repository.requests, cacheHits: await repository.cacheHits)
+    let disk = await repository.diskSummary
+    return emitter.emitSummary(requests: repository.requests, cacheHits: await repository.cacheHits, disk: disk)
   }
 }

@@ -37,6 +37,7 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
     try await CatalogSection(options: options, stopwatch: stopwatch).measure(into: &table)
   }
   if options.includes("cache") { try await CacheSection(options: options, stopwatch: stopwatch).measure(into: &table) }
+  if options.includes("disk") { try await DiskSection(options: options, stopwatch: stopwatch).measure(into: &table) }
   return table
 }
 

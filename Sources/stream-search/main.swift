@@ -5,6 +5,8 @@ import Foundation
 import Pipeline
 
 ignoreSIGPIPE()
+// A file-size limit (`ulimit -f`) must fail the disk cache's write, not kill the run.
+signal(SIGXFSZ, SIG_IGN)
 
 let invocation: Invocation
 do {
@@ -48,7 +50,7 @@ case .search(let options):
   }
   let setup: RunSetup
   do {
-    setup = try RunSetup(options: options)
+    setup = try RunSetup(options: options, log: log)
   } catch {
     log.error(error.message)
     exit(ExitStatus.noInput.rawValue)

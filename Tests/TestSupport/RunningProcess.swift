@@ -12,7 +12,8 @@ public final class RunningProcess: Sendable {
   private let exited = DispatchGroup()
   private let readerDone = DispatchGroup()
 
-  /// Starts `executable` with `arguments`; its standard error goes to /dev/null.
+  /// Starts `executable` with `arguments`, with a cache directory of its own (``IsolatedCache``);
+  /// its standard error goes to /dev/null.
   ///
   /// - Throws: what `Process.run()` throws when the child cannot be started.
   public init(_ executable: URL, arguments: [String]) throws {
@@ -20,6 +21,7 @@ public final class RunningProcess: Sendable {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    process.environment = IsolatedCache.environment()
     let stdin = Pipe()
     let stdout = Pipe()
     process.standardInput = stdin

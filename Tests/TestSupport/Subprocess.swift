@@ -42,6 +42,8 @@ public struct SubprocessResult: Equatable, Sendable {
 public enum Subprocess {
   /// Runs `executable` with `arguments`, feeding it `input` on standard input (then end of file),
   /// and returns once it has exited. `environment` nil passes this process's environment on.
+  /// Either way the child gets a cache directory of its own (``IsolatedCache``) unless
+  /// `environment` names one.
   ///
   /// If the child exits without reading all of `input`, the rest is dropped (the write sees EPIPE,
   /// which does not kill the test process: SIGPIPE is ignored here).
@@ -73,7 +75,7 @@ public enum Subprocess {
         process.arguments = ["--default-signal=PIPE", executable.path] + arguments
       }
     #endif
-    if let environment { process.environment = environment }
+    process.environment = IsolatedCache.environment(environment)
     let stdin = Pipe()
     let stdout = Pipe()
     let stderr = Pipe()

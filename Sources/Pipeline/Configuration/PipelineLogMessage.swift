@@ -6,6 +6,10 @@ public enum PipelineLogMessage: Sendable, Equatable, CustomStringConvertible {
   case fetching(term: String, category: String)
   /// A category was answered from the cache.
   case cacheHit(term: String, category: String)
+  /// A category was answered from the disk tier (an earlier run's or another process's answer).
+  case diskHit(term: String, category: String)
+  /// A fetched answer was handed to the disk tier's writer.
+  case stored(term: String, category: String)
   /// A category joined a request another search had started.
   case joined(term: String, category: String)
   /// A request failed.
@@ -20,6 +24,8 @@ public enum PipelineLogMessage: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .fetching(let term, let category): "[network] fetching \(quoted(term)) (\(category))"
     case .cacheHit(let term, let category): "[cache] hit \(quoted(term)) (\(category))"
+    case .diskHit(let term, let category): "[cache] disk hit \(quoted(term)) (\(category))"
+    case .stored(let term, let category): "[cache] stored \(quoted(term)) (\(category))"
     case .joined(let term, let category): "[cache] joined the request in flight for \(quoted(term)) (\(category))"
     case .failed(let term, let category, let error):
       "[network] \(quoted(term)) (\(category)) failed: \(error.kind): \(error.message)"

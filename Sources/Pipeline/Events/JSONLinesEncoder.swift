@@ -152,5 +152,12 @@ public struct JSONLinesEncoder: Sendable {
       JSONBytes.appendRaw(key, to: &output)
       JSONBytes.appendInteger(value, to: &output)
     }
+    if let diskTier = summary.diskTier {
+      JSONBytes.appendRaw(",\"disk_hits\":", to: &output)
+      JSONBytes.appendInteger(summary.diskHits, to: &output)
+      JSONBytes.appendRaw(",\"disk\":\"", to: &output)
+      JSONBytes.appendRaw(diskTier.rawValue, to: &output)
+      JSONBytes.appendRaw("\"", to: &output)
+    }
   }
 }

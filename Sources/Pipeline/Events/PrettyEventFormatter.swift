@@ -62,6 +62,7 @@ public struct PrettyEventFormatter: Sendable {
       return head + "\(summary.inputLines) lines (\(summary.inputErrors) bad), \(summary.searches) searches, "
         + "\(summary.results) results, \(summary.errors) errors, \(summary.cancellations) cancelled, "
         + "\(summary.requests) requests, \(summary.cacheHits) cache hits"
+        + (summary.diskTier.map { ", \(summary.diskHits) disk hits (disk \($0.rawValue))" } ?? "")
     }
   }
 

@@ -109,6 +109,8 @@ public struct CategoryResult: Sendable, Equatable {
 public enum ItemOrigin: String, Sendable, Hashable, CaseIterable {
   /// The cache of earlier answers.
   case cache
+  /// The disk tier (`--cache-dir`): an answer an earlier run, or another process, fetched.
+  case disk
   /// The iTunes Search API (or another HTTP server).
   case network
   /// The offline catalog.
@@ -146,11 +148,17 @@ public struct RunSummary: Sendable, Equatable {
   public var requests: Int
   /// Category answers taken from the cache.
   public var cacheHits: Int
+  /// Category answers taken from the disk tier.
+  public var diskHits: Int
+  /// Whether the run had a disk tier and whether it stayed on; nil without one (the catalog,
+  /// `--cache-dir none`), and then the summary leaves the disk fields out.
+  public var diskTier: DiskTierStatus?
 
   /// Creates a summary; every count defaults to zero.
   public init(
     inputLines: Int = 0, inputErrors: Int = 0, searches: Int = 0, results: Int = 0, errors: Int = 0,
-    cancellations: Int = 0, requests: Int = 0, cacheHits: Int = 0
+    cancellations: Int = 0, requests: Int = 0, cacheHits: Int = 0, diskHits: Int = 0,
+    diskTier: DiskTierStatus? = nil
   ) {
     self.inputLines = inputLines
     self.inputErrors = inputErrors
@@ -160,5 +168,7 @@ public struct RunSummary: Sendable, Equatable {
     self.cancellations = cancellations
     self.requests = requests
     self.cacheHits = cacheHits
+    self.diskHits = diskHits
+    self.diskTier = diskTier
   }
 }

@@ -148,6 +148,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   private func itemOrigin(_ answer: SearchRepository<C>.Answer) -> ItemOrigin {
     if answer.isStale { return .stale }
     if answer.origin == .cached { return .cache }
+    if answer.fromDisk { return .disk }
     return repository.source.isNetwork ? .network : .catalog
   }
 }

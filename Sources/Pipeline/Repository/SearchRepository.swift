@@ -1,5 +1,5 @@
-// Where a category's answer comes from: the cache when it can, else the source, behind the rate
-// limiter. Coalesces concurrent requests for the same answer, across sessions.
+// Where a category's answer comes from: the memory cache when it can, else the disk tier, else the
+// source, behind the rate limiter. Coalesces concurrent requests for the same answer, across sessions.
 import Streams
 import Synchronization
 
@@ -11,6 +11,9 @@ import Synchronization
 ///   request is cancelled when the last of them is cancelled.
 /// - Failures, rate limiting included, are never cached.
 /// - The rate limiter is passed only by requests that reach the source: hits and joins are free.
+/// - With a store (``PipelineConfiguration/store``), a memory miss asks the disk before the
+///   source, a fetched answer is handed to the store's writer, an expired stored answer is the
+///   fallback when the source fails, and the rate budget is shared with every process using it.
 final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// What a cache entry answers: one category, or all of them in one request.
   enum Scope: Hashable, Sendable {
@@ -26,18 +29,27 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     var source: String
   }
 
+  /// What the memory cache holds: the items, and whether the disk rather than the source gave them.
+  struct Loaded: Sendable {
+    var items: [Category: [SearchItem]]
+    var fromDisk = false
+  }
+
   /// An answer and how it was obtained.
   struct Answer: Sendable {
     var items: [Category: [SearchItem]]
     var origin: CacheOrigin
     /// An expired cached answer, served because the reload failed.
     var isStale = false
+    /// Loaded from the disk tier rather than the source.
+    var fromDisk = false
   }
 
   let source: any SearchSource
   private let configuration: PipelineConfiguration
-  private let cache: AsyncCache<Key, [Category: [SearchItem]], C>?
+  private let cache: AsyncCache<Key, Loaded, C>?
   private let limiter: RateLimiter<C>?
+  private let disk: DiskTier?
   private let clock: C
   private let requestCount = Mutex(0)
 
@@ -49,6 +61,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       ? AsyncCache(capacity: configuration.cacheCapacity, timeToLive: configuration.cacheTimeToLive, clock: clock)
       : nil
     limiter = configuration.rateLimit.map { RateLimiter(permits: $0.permits, per: $0.window, clock: clock) }
+    disk = configuration.store.map { DiskTier(store: $0, source: source.name, configuration: configuration) }
   }
 
   /// Requests sent to the source so far.
@@ -59,21 +72,46 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     get async { await cache?.statistics.hits ?? 0 }
   }
 
+  /// The disk tier's part of the summary: whether it was on and how many answers it gave; nil
+  /// without a store. Waits until the answers handed to the store are written.
+  var diskSummary: (status: DiskTierStatus, hits: Int)? {
+    get async {
+      guard let disk else { return nil }
+      // The writer is a thread of its own: in a replay, virtual time must wait for it.
+      await withExternalWork { await disk.store.flush() }
+      return (disk.store.status == .on ? .on : .off, disk.hits)
+    }
+  }
+
   /// The answer for `term` in `scope`.
   ///
   /// - Throws: `SearchError` when the source failed, `CancellationError` when cancelled.
   func answer(for term: SearchTerm, scope: Scope) async throws -> Answer {
     let key = key(for: term, scope: scope)
-    let load: @Sendable () async throws -> [Category: [SearchItem]] = { [self] in
-      try await fetch(term: term, scope: scope)
+    let load: @Sendable () async throws -> Loaded = { [self] in
+      if let disk, let stored = disk.freshAnswer(for: key.storeKey) {
+        log { .diskHit(term: term.text, category: scope.name) }
+        return Loaded(items: stored, fromDisk: true)
+      }
+      let items = try await fetch(term: term, scope: scope)
+      if let disk {
+        disk.save(items, for: key.storeKey)
+        log { .stored(term: term.text, category: scope.name) }
+      }
+      return Loaded(items: items)
     }
-    guard let cache else { return Answer(items: try await load(), origin: .loaded) }
-    let answer: CacheAnswer<[Category: [SearchItem]]>
+    let answer: CacheAnswer<Loaded>
     do {
-      answer = try await cache.value(for: key, load: load)
+      if let cache {
+        answer = try await cache.value(for: key, load: load)
+      } else {
+        answer = CacheAnswer(value: try await load(), origin: .loaded)
+      }
     } catch let error as SearchError {
-      // Offline fallback: an answer past its time to live beats an error while the source fails.
-      guard let stale = await cache.staleValue(for: key) else { throw error }
+      // Offline fallback: an answer past its time to live beats an error while the source fails,
+      // from memory, else from disk (an earlier run's).
+      let remembered = await cache?.staleValue(for: key)?.items
+      guard let stale = remembered ?? disk?.anyAnswer(for: key.storeKey) else { throw error }
       log { .servedStale(term: term.text, category: scope.name, error: error) }
       return Answer(items: stale, origin: .loaded, isStale: true)
     }
@@ -82,7 +120,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     case .joined: log { .joined(term: term.text, category: scope.name) }
     case .loaded: break
     }
-    return Answer(items: answer.value, origin: answer.origin)
+    return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
   }
 
   /// The answers for `term` in every one of `scopes`, in order, when each is a fresh cache hit;
@@ -93,10 +131,10 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       return nil
     }
     for scope in scopes { log { .cacheHit(term: term.text, category: scope.name) } }
-    return values.map { Answer(items: $0, origin: .cached) }
+    return values.map { Answer(items: $0.items, origin: .cached) }
   }
 
-  private func key(for term: SearchTerm, scope: Scope) -> Key {
+  func key(for term: SearchTerm, scope: Scope) -> Key {
     Key(
       termKey: term.key, scope: scope, limit: configuration.limit, country: configuration.country,
       source: source.name)
@@ -120,6 +158,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
 
   private func attempt(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
     if let limiter { try await limiter.acquire() }
+    try await disk?.budget?.acquire()
     requestCount.withLock { $0 += 1 }
     log { .fetching(term: term.text, category: scope.name) }
     do {

@@ -68,10 +68,12 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// Emits the summary, last, with the request and cache counts given.
-  func emitSummary(requests: Int, cacheHits: Int) -> RunSummary {
+  func emitSummary(requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?) -> RunSummary {
     let summary = state.withLock { state in
       state.summary.requests = requests
       state.summary.cacheHits = cacheHits
+      state.summary.diskTier = disk?.status
+      state.summary.diskHits = disk?.hits ?? 0
       return state.summary
     }
     emit(.summary(summary), session: nil)

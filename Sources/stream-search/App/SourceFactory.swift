@@ -13,10 +13,18 @@ struct RunSetup: Sendable {
   let options: CommandLineOptions
   /// The user's catalog, loaded once up front so a bad file fails before anything runs.
   let catalogItems: [SearchItem]?
+  /// The disk tier for a network source; nil for the catalog or `--cache-dir none`.
+  let store: AnswerStore?
 
   /// Loads what the options name; throws ``SourceSetupError`` when the catalog file is unusable.
-  init(options: CommandLineOptions) throws(SourceSetupError) {
+  /// A disk cache that cannot be used is one warning on `log`, and the run goes on without it.
+  init(options: CommandLineOptions, log: Log) throws(SourceSetupError) {
     self.options = options
+    store = Self.cacheDirectory(for: options).map { directory in
+      AnswerStore.open(
+        directory: directory, capacity: options.cacheSize, maxBytes: options.cacheMaxBytes, wallClock: SystemWallClock()
+      ) { log.warning($0) }
+    }
     if let path = options.catalogPath {
       do {
         catalogItems = try CatalogSource.load(contentsOf: path)
@@ -43,6 +51,23 @@ struct RunSetup: Sendable {
     }
   }
 
+  /// The disk cache's directory, for a network source only (the catalog is already local), and
+  /// not with `--cache-size 0`, which turns caching off.
+  static func cacheDirectory(
+    for options: CommandLineOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String? {
+    guard options.source != .catalog, options.cacheSize > 0 else { return nil }
+    switch options.cacheDirectory {
+    case .none: return nil
+    case .path(let path): return path
+    case .standard:
+      guard !options.replay else { return nil }
+      if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/stream-search" }
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      return home + "/.cache/stream-search"
+    }
+  }
+
   /// The pipeline configuration the options ask for; `log` receives verbose diagnostics.
   func configuration(log: Log) -> PipelineConfiguration {
     var configuration = PipelineConfiguration()
@@ -59,6 +84,7 @@ struct RunSetup: Sendable {
     }
     configuration.cacheCapacity = options.cacheSize
     configuration.cacheTimeToLive = options.cacheTTL
+    configuration.store = store
     configuration.progressive = options.progressive
     configuration.singleRequest = options.singleRequest
     configuration.sessionIdleTimeout = options.sessionIdle

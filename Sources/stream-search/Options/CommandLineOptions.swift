@@ -18,6 +18,17 @@ struct CommandLineOptions: Equatable, Sendable {
     case url(URL)
   }
 
+  /// Where the disk cache lives (`--cache-dir`).
+  enum CacheDirectory: Equatable, Sendable {
+    /// `$XDG_CACHE_HOME/stream-search`, else `~/.cache/stream-search`; none for `--replay`, whose
+    /// output must not depend on what earlier runs left on disk.
+    case standard
+    /// `--cache-dir none`: memory only.
+    case none
+    /// `--cache-dir DIR`.
+    case path(String)
+  }
+
   /// How events are written to standard output.
   enum OutputFormat: String, CaseIterable, Equatable, Sendable {
     /// One JSON object per line, for `jq`, `grep` and `tee`.
@@ -60,6 +71,10 @@ struct CommandLineOptions: Equatable, Sendable {
   var cacheSize = 1_000
   /// How long a cached answer stays fresh; nil means it never expires.
   var cacheTTL: Duration?
+  /// Where the disk cache of network answers lives.
+  var cacheDirectory = CacheDirectory.standard
+  /// Most bytes of answers the disk cache keeps.
+  var cacheMaxBytes = 64 << 20
   /// Emit each category's results as they arrive instead of once all have.
   var progressive = false
   /// Ask for every category in one request and split the answer, instead of one request each.

@@ -121,7 +121,7 @@ enum OptionTable {
     ]),
     OptionGroup(title: "CACHE OPTIONS", options: [
       OptionSpec(
-        "--cache-size", "N", help: "Most terms kept in the cache; 0 turns it off.",
+        "--cache-size", "N", help: "Most terms kept in the cache, in memory and on disk; 0 turns it off.",
         default: String(defaults.cacheSize)
       ) { draft, value throws(InvalidValue) in
         draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...Int.max)
@@ -131,6 +131,20 @@ enum OptionTable {
       ) { draft, value throws(InvalidValue) in
         draft.options.cacheTTL = value == "never"
           ? nil : try ValueParser.duration(value, exampleUnit: .minutes, positive: true)
+      },
+      OptionSpec(
+        "--cache-dir", "DIR",
+        help: "Keep network answers on disk here, shared by every run and process; none turns it off. "
+          + "$XDG_CACHE_HOME/stream-search when that is set; --replay uses none unless given.",
+        default: "~/.cache/stream-search"
+      ) { draft, value in
+        draft.options.cacheDirectory = value == "none" ? .none : .path(value)
+      },
+      OptionSpec(
+        "--cache-max-bytes", "SIZE", help: "Most bytes of answers kept on disk, e.g. 500000, 512K, 64M or 1G.",
+        default: "64M"
+      ) { draft, value throws(InvalidValue) in
+        draft.options.cacheMaxBytes = try ValueParser.byteCount(value)
       },
     ]),
     OptionGroup(title: "INTERACTIVE OPTIONS", options: [

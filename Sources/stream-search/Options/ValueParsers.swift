@@ -16,6 +16,17 @@ enum ValueParser {
     return number
   }
 
+  /// A size in bytes: a whole number of at least 1, optionally with K, M or G (powers of 1024).
+  static func byteCount(_ text: String) throws(InvalidValue) -> Int {
+    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    let unit = text.last.flatMap { units[Character($0.uppercased())] }
+    let digits = unit == nil ? Substring(text) : text.dropLast()
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits), number >= 1,
+      number <= Int.max / (unit ?? 1)
+    else { throw InvalidValue(reason: "expected a size in bytes such as 500000, 512K, 64M or 1G") }
+    return number * (unit ?? 1)
+  }
+
   /// A duration such as `300ms`; `exampleUnit` completes the hint for a bare number (`300` →
   /// "add a unit, e.g. 300ms"). With `positive`, zero is refused.
   static func duration(

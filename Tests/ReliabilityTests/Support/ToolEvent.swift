@@ -18,6 +18,10 @@ struct ToolEvent: Sendable {
   var categoryErrors: [String: String]
   /// On `results`: the titles of each category's items.
   var categoryTitles: [String: [String]]
+  /// On `results`: each category's `source` (cache, disk, network, stale), absent for a failure.
+  var categorySources: [String: String]
+  /// `disk` on a `summary`: on or off, absent without a disk tier.
+  var disk: String?
   /// `line` on an `input_error`.
   var line: Int?
   /// `reason` on `cancelled` and `input_error`.
@@ -38,13 +42,16 @@ struct ToolEvent: Sendable {
     line = object["line"] as? Int
     reason = object["reason"] as? String
     counts = object.compactMapValues { $0 as? Int }
+    disk = object["disk"] as? String
     categoryErrors = [:]
     categoryTitles = [:]
+    categorySources = [:]
     for category in object["categories"] as? [[String: Any]] ?? [] {
       guard let name = category["category"] as? String else { continue }
       categoryErrors[name] = (category["error"] as? [String: Any])?["kind"] as? String ?? "ok"
       let items = category["items"] as? [[String: Any]] ?? []
       categoryTitles[name] = items.compactMap { $0["title"] as? String }
+      categorySources[name] = category["source"] as? String
     }
   }
 

@@ -105,6 +105,7 @@ struct InteractiveView {
   private static func words(_ origin: ItemOrigin) -> String {
     switch origin {
     case .cache: "cache"
+    case .disk: "the disk cache"
     case .network: "network"
     case .catalog: "catalog"
     case .stale: "a stale cache entry"

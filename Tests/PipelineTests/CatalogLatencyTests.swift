@@ -37,7 +37,7 @@ import Testing
 
   @Test func aCancelledTaskGetsNoAnswerEvenWithoutLatency() {
     let runner = VirtualTimeRunner()
-    let source = CatalogSource(items: CatalogTestItems.tiers, clock: runner.clock)
+    let source = CatalogSource(items: CatalogTestItems.tiers, latency: .zero, clock: runner.clock)
     let request = request
     // The body is queued until the runner is driven, so it starts already cancelled.
     let task = runner.start { try await source.search(request) }

@@ -112,6 +112,8 @@ struct CatalogSearch {
       collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: insideWords)
       guard ranks.count < limit else { return }
     }
+    // Typos only when nothing better was found (`CatalogRanking`, rule 2).
+    guard ranks.isEmpty else { return }
     typoWords = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
     if typoWords.contains(where: { !$0.isEmpty }) {
       collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: typoWords)

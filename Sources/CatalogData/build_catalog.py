@@ -122,7 +122,7 @@ def wikidata_films(source_dir):
     films.append({
       "title": clean(title), "year": int(year), "date": release_date(released, year),
       "millis": int(runtime * 60_000) if runtime else 0, "genre": film_genre(genre),
-      "director": clean(director.split(",")[0]) if director else "",
+      "director": clean(director) if director else "",
       "oscars": oscars or 0, "reviews": reviews or 0, "box": box or 0,
     })
   # Popularity within the film's own year, so that review counts and nominal box office, which
@@ -268,7 +268,8 @@ def build(source_dir):
   artists = curated("music", parse_artist, problems)
   artist_share = {}
   for rank, artist in enumerate(artists):
-    key = fold(artist["artist"])
+    # Artists are told apart as written: "LiSA" and "Lisa" are two singers.
+    key = artist["artist"]
     if key in artist_share:
       problems.skip(f"curated/music.jsonl artist {artist['artist']!r}", "listed twice")
       continue
@@ -281,16 +282,17 @@ def build(source_dir):
                 "date": str(year) if year else "", "score": score}
         if kind == ALBUM:
           item["album"] = title
-        if not add(item, (kind, fold(title), key)):
+        # Songs are duplicates by title and artist; an album also by year (Seal's two "Seal"s).
+        if not add(item, (kind, fold(title), fold(key), year if kind == ALBUM else None)):
           problems.skip(f"curated/music.jsonl {artist['artist']!r} {title!r}", "listed twice")
 
   for position, track in enumerate(chinook(source_dir)):
-    share = artist_share.get(fold(track["artist"]))
+    share = artist_share.get(track["artist"])
     # Chinook has no popularity: an artist's tracks rank by the artist's curated rank, below
     # the artist's best-known songs, and the rest below every curated artist.
     track["score"] = 0.3 + 0.2 * share if share is not None else 0.2 * (1 - position / 4000)
     track["date"] = ""
-    add(track, (track["kind"], fold(track["title"]), fold(track["artist"])))
+    add(track, (track["kind"], fold(track["title"]), fold(track["artist"]), None))
 
   podcasts = curated("podcasts", parse_podcast, problems)
   for rank, podcast in enumerate(podcasts):
@@ -308,10 +310,26 @@ def build(source_dir):
             "date": str(film["year"]), "score": 0.6 + 0.32 * rank_share(rank, len(films))}
     if not add(item, (MOVIE, fold(film["title"]), film["year"])):
       problems.skip(f"curated/films.jsonl {film['title']!r}", "listed twice")
+  # A film Wikidata names by its full title and the curated list by its common one ("Star
+  # Wars: Episode VI – Return of the Jedi", "Return of the Jedi") is one film: same year and
+  # first director, one title inside the other or the same subtitle. The Wikidata entry then only fills the
+  # curated one's gaps (release day, length).
+  def last_part(title):
+    """The subtitle after the last colon or dash: "Star Wars: Episode III – Revenge of the Sith"."""
+    return fold(title.replace("–", ":").split(":")[-1])
+
+  def maker(film):
+    return (film["year"], fold(film["director"].split(",")[0]))
+  curated_by_maker = {}
+  for film in films:
+    curated_by_maker.setdefault(maker(film), []).append((fold(film["title"]), last_part(film["title"])))
   for film in wikidata_films(source_dir):
     item = {"kind": MOVIE, "title": film["title"], "artist": film["director"], "genre": film["genre"],
             "date": film["date"], "millis": film["millis"], "score": film["score"]}
-    add(item, (MOVIE, fold(film["title"]), film["year"]))
+    title = fold(film["title"])
+    same = [key for key, tail in curated_by_maker.get(maker(film), [])
+            if f" {key} " in f" {title} " or f" {title} " in f" {key} " or tail == last_part(film["title"])]
+    add(item, (MOVIE, same[0] if same else title, film["year"]))
   return items, problems
 
 

@@ -65,12 +65,12 @@ enum CatalogRanking {
     return allowance > 0 && part.first == word.first && EditDistance.isWithin(allowance, part, word)
   }
 
-  /// How many edits a query word may be off by: none up to 4 characters (a short word is a
-  /// typo of too many others), one from 5, two from 8.
+  /// How many edits a query word may be off by: none up to 5 characters (a short word is a
+  /// typo of too many real ones: "daily" of "daisy"), one from 6, two from 9.
   static func typoAllowance(forLength length: Int) -> Int {
     switch length {
-    case ..<5: 0
-    case 5...7: 1
+    case ..<6: 0
+    case 6...8: 1
     default: 2
     }
   }

@@ -16,12 +16,14 @@ let package = Package(
     // The built-in catalog's bytes: a C target compiles them far faster than a Swift literal.
     .target(name: "CatalogData", exclude: ["build_catalog.py", "curated"]),
     .target(name: "Pipeline", dependencies: ["Streams", "CatalogData"]),
+    // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
+    .target(name: "CatalogFiller", dependencies: ["Pipeline"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
-    .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline"]),
+    .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller"]),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "TestSupport"]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CatalogFiller"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["stream-search", "Pipeline", "TestSupport"]

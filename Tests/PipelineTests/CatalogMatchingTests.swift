@@ -1,5 +1,6 @@
 // How the catalog matches and ranks: folding, typos, the four ranking tiers, popularity order,
 // the limit and the category filter, on the built-in catalog and on small hand-made ones.
+import CatalogFiller
 import Pipeline
 import Testing
 

@@ -1,5 +1,6 @@
 // The indexed search against the ranking rule's definition (`CatalogRanking`), which ranks every
 // item of a generated catalog one by one, for keystroke prefixes and typos of names in the catalog.
+import CatalogFiller
 @testable import Pipeline
 import Testing
 

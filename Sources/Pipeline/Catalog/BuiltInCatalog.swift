@@ -186,3 +186,10 @@ struct CatalogLines {
     return value
   }
 }
+
+extension CatalogSource {
+  /// Every item of the built-in catalog, rendered (for the benchmark's queries and tests).
+  package static var builtInItems: [SearchItem] {
+    (0..<BuiltInCatalog.shared.count).map(BuiltInCatalog.shared.item(at:))
+  }
+}

@@ -1,11 +1,11 @@
-// The generated catalog held compactly: one small record per item and one table of distinct
-// names, so the built-in catalog costs about a megabyte instead of the twelve its `SearchItem`s
-// would; an item is rendered only when a search returns it.
+// The generated filler catalog as the generator writes it: one small record per item and one
+// table of distinct names, rendered into `SearchItem`s for tests and the benchmark.
+import Pipeline
 
 /// The generated catalog's items as records plus a shared name table (artists, albums and
 /// genres repeat across many items and are stored once).
-struct GeneratedCatalog: CatalogItemStore {
-  /// How many items the built-in catalog has (also `generatedItems(count:)`'s default).
+struct GeneratedCatalog {
+  /// How many items `generatedItems(count:)` makes by default.
   static let defaultCount = 12_000
 
   /// Item `i` of the catalog.
@@ -23,26 +23,6 @@ struct GeneratedCatalog: CatalogItemStore {
 
   var count: Int { records.count }
 
-  func category(at position: Int) -> Category? {
-    records[position].category
-  }
-
-  func rankKey(at position: Int) -> (popularity: Int, id: Int) {
-    (Int(records[position].popularity), GeneratedRecord.firstTrackId + position)
-  }
-
-  var nameCount: Int { nameTable.count }
-
-  func name(_ id: Int) -> String {
-    nameTable[id]
-  }
-
-  func names(at position: Int) -> CatalogItemNames {
-    let record = records[position]
-    let collection = record.kind == .movie ? CatalogItemNames.none : Int32(record.collectionName)
-    return CatalogItemNames(track: Int32(record.trackName), collection: collection, artist: Int32(record.artistName))
-  }
-
   func item(at position: Int) -> SearchItem {
     records[position].item(index: position, names: nameTable)
   }
@@ -55,7 +35,8 @@ struct GeneratedCatalog: CatalogItemStore {
   /// Collects the generator's records and gives each distinct name one id.
   struct Builder {
     private(set) var records: [GeneratedRecord] = []
-    private var interner = Interner<String>()
+    private(set) var names: [String] = []
+    private var ids: [String: UInt32] = [:]
 
     init(capacity: Int) {
       // Capped: an absurd count should fail by running long, not by one huge allocation up front.
@@ -64,12 +45,14 @@ struct GeneratedCatalog: CatalogItemStore {
 
     var count: Int { records.count }
 
-    /// Every distinct name so far, at the position of its id.
-    var names: [String] { interner.values }
-
-    /// The id of `name`, adding it to the table the first time it is seen.
+    /// The id of `name`, adding it to the table (`names`, at the position of its id) the
+    /// first time it is seen.
     mutating func id(of name: String) -> UInt32 {
-      UInt32(interner.id(of: name))
+      if let id = ids[name] { return id }
+      let id = UInt32(names.count)
+      ids[name] = id
+      names.append(name)
+      return id
     }
 
     mutating func append(_ record: GeneratedRecord) {

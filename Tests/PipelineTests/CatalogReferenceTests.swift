@@ -10,7 +10,7 @@ import Testing
   /// Each item's category and folded names (track, collection, artist), folded once.
   private static let foldedNames = folded(items)
   /// A larger catalog, where queries of common short words walk thousands of candidates and
-  /// the search switches to bitmaps of the items each query word matches.
+  /// the walks are long.
   private static let largeItems = CatalogSource.generatedItems(count: 8_000)
   private static let largeSource = CatalogSource(items: largeItems)
   private static let largeFoldedNames = folded(largeItems)

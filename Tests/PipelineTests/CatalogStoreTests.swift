@@ -24,7 +24,7 @@ import Testing
 
   @Test func aTypoInALongWalkStillFindsItsItem() async throws {
     // "strnger" is one edit from "stranger" (two from "strange"), words in thousands of names: the typo tier walks
-    // long candidate lists (on bitmaps) and must still rank the exact-typo items.
+    // long candidate lists and must still rank the exact-typo items.
     let source = CatalogSource(items: CatalogSource.generatedItems(count: 20_000))
     let items = try await source.search(SearchRequest(term: "strnger", category: .music, limit: 25))
     #expect(items.count == 25)

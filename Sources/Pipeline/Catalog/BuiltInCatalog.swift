@@ -74,19 +74,27 @@ struct BuiltInCatalog: CatalogItemStore {
   /// `kind track collection artist genre date popularity millis cents`, tab-separated; a name
   /// is a number into the table or `-`, the date `YYYY`, `YYYY-MM-DD` or empty.
   private static func record(_ line: UnsafeRawBufferPointer.SubSequence, nameCount: Int) -> Record? {
-    let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-    guard fields.count == 9, fields[0].count == 1, let kind = Kind(rawValue: fields[0][fields[0].startIndex])
-    else { return nil }
-    func name(_ field: UnsafeRawBufferPointer.SubSequence) -> Int32? {
-      if field.elementsEqual([0x2D]) { return CatalogItemNames.none }
-      guard let number = CatalogLines.number(field), number < nameCount else { return nil }
+    // Fields are read one after the other, without splitting the line into an array first.
+    var start = line.startIndex
+    var exhausted = false
+    func field() -> UnsafeRawBufferPointer.SubSequence? {
+      guard !exhausted else { return nil }
+      let end = line[start...].firstIndex(of: 0x09) ?? line.endIndex
+      defer { if end == line.endIndex { exhausted = true } else { start = end + 1 } }
+      return line[start..<end]
+    }
+    func name() -> Int32? {
+      guard let text = field() else { return nil }
+      if text.elementsEqual([0x2D]) { return CatalogItemNames.none }
+      guard let number = CatalogLines.number(text), number < nameCount else { return nil }
       return Int32(number)
     }
-    let date = fields[5].split(separator: 0x2D).map(CatalogLines.number)
-    guard let track = name(fields[1]), let collection = name(fields[2]), let artist = name(fields[3]),
-      let genre = name(fields[4]), let popularity = CatalogLines.number(fields[6]),
-      let millis = CatalogLines.number(fields[7]), let cents = CatalogLines.number(fields[8]),
-      date.count == 0 || date.count == 1 || date.count == 3, !date.contains(nil)
+    func number() -> Int? { field().flatMap(CatalogLines.number) }
+    guard let kindField = field(), kindField.count == 1, let kind = Kind(rawValue: kindField[kindField.startIndex]),
+      let track = name(), let collection = name(), let artist = name(), let genre = name(),
+      let date = field()?.split(separator: 0x2D).map(CatalogLines.number),
+      date.count == 0 || date.count == 1 || date.count == 3, !date.contains(nil),
+      let popularity = number(), let millis = number(), let cents = number(), exhausted
     else { return nil }
     let parts = date.compactMap { $0 }
     return Record(

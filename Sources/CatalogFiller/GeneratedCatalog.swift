@@ -35,8 +35,7 @@ struct GeneratedCatalog {
   /// Collects the generator's records and gives each distinct name one id.
   struct Builder {
     private(set) var records: [GeneratedRecord] = []
-    private(set) var names: [String] = []
-    private var ids: [String: UInt32] = [:]
+    private var interner = Interner<String>()
 
     init(capacity: Int) {
       // Capped: an absurd count should fail by running long, not by one huge allocation up front.
@@ -45,14 +44,12 @@ struct GeneratedCatalog {
 
     var count: Int { records.count }
 
-    /// The id of `name`, adding it to the table (`names`, at the position of its id) the
-    /// first time it is seen.
+    /// Every distinct name so far, at the position of its id.
+    var names: [String] { interner.values }
+
+    /// The id of `name`, adding it to the table the first time it is seen.
     mutating func id(of name: String) -> UInt32 {
-      if let id = ids[name] { return id }
-      let id = UInt32(names.count)
-      ids[name] = id
-      names.append(name)
-      return id
+      UInt32(interner.id(of: name))
     }
 
     mutating func append(_ record: GeneratedRecord) {

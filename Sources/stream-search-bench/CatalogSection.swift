@@ -1,9 +1,8 @@
 // Section 4: the catalog. Query latency, p50 and p99, over the built-in catalog and 100,000
 // generated filler items: the queries are what a user types, every prefix of a sample of the
 // catalog's names and the same prefixes with a typo (two neighbouring letters swapped), each
-// searched once with limit 25 in the name's own category and timed on its own. Then the release
-// binary replaying one line: the cost of loading the built-in catalog, wall and peak RSS.
-import Foundation
+// searched once with limit 25 in the name's own category and timed on its own. (Start-up with
+// the built-in catalog, a one-line replay of the binary, is in section 3.)
 import CatalogFiller
 import Pipeline
 
@@ -39,33 +38,6 @@ struct CatalogSection {
       table.append(ResultRow(section: "4 catalog", name: "query latency p99, \(name)", unit: "µs",
         sample: Sample(p99), target: "≤ 200", note: note))
     }
-    try oneLineReplay(into: &table)
-  }
-
-  /// The release binary replaying one line from a pipe: start-up with the built-in catalog.
-  private func oneLineReplay(into table: inout ResultTable) throws {
-    let binary = BinarySection.binaryPath
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      table.append(ResultRow(section: "4 catalog", name: "one-line replay", unit: "", sample: nil,
-        note: "skipped: no \(binary); build it with `swift build -c release --product stream-search`"))
-      return
-    }
-    signal(SIGPIPE, SIG_IGN)
-    var seconds: [Double] = []
-    var megabytes: [Double] = []
-    for run in 0...options.runs {
-      let child = try ChildRun(executable: binary, arguments: ["--replay", "--format", "jsonl"], feedsInput: true)
-      RecordingWriter.writeRecording(lines: 1, to: child.input)
-      let result = try child.wait(clock: stopwatch.clock)
-      guard run > 0 else { continue }  // The first run warms up (page cache).
-      seconds.append(result.seconds * 1_000)
-      megabytes.append(result.peakResidentMegabytes)
-    }
-    let command = "echo '{\"at_ms\":0,\"term\":\"taylor swift\"}' | stream-search --replay --format jsonl"
-    table.append(ResultRow(section: "4 catalog", name: "one-line replay, wall", unit: "ms",
-      sample: Sample(seconds), target: "< 100", note: command))
-    table.append(ResultRow(section: "4 catalog", name: "one-line replay, peak RSS", unit: "MB",
-      sample: Sample(megabytes), target: "< 60", note: "the same"))
   }
 }
 

@@ -28,7 +28,9 @@ import Testing
     #expect(try await search("tylor").isEmpty)
     let eminem = try await search("eminem", limit: 200)
     #expect(!eminem.isEmpty)
-    #expect(eminem.allSatisfy { [$0.trackName, $0.collectionName, $0.artistName].contains { $0?.contains("Eminem") == true } })
+    #expect(eminem.allSatisfy { item in
+      [item.trackName, item.collectionName, item.artistName].contains { $0?.contains("Eminem") == true }
+    })
   }
 
   @Test func typosInALongWordStillFindCeramicNames() async throws {
@@ -69,7 +71,8 @@ import Testing
     let items = try await search("swift tay")
     #expect(!items.isEmpty)
     #expect(items.allSatisfy { item in
-      let words = [item.trackName, item.collectionName, item.artistName].compactMap { $0?.lowercased() }.joined(separator: " ")
+      let names = [item.trackName, item.collectionName, item.artistName].compactMap { $0?.lowercased() }
+      let words = names.joined(separator: " ")
       return words.contains("swift") && words.contains("tay")
     })
   }

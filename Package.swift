@@ -15,14 +15,20 @@ let package = Package(
     .target(name: "Streams"),
     // The disk cache's database: the system library, no package (apt libsqlite3-dev, brew sqlite).
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-    .target(name: "Pipeline", dependencies: ["Streams", "CSQLite"]),
+    // The built-in catalog's bytes: a C target compiles them far faster than a Swift literal.
+    .target(name: "CatalogData", exclude: ["build_catalog.py", "curated"]),
+    .target(name: "Pipeline", dependencies: ["Streams", "CSQLite", "CatalogData"]),
+    // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
+    .target(name: "CatalogFiller", dependencies: ["Pipeline"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
     // TestSupport for its pseudo-terminal child (section 8); it uses Foundation only.
-    .executableTarget(name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "TestSupport"]),
+    .executableTarget(
+      name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
+    ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "TestSupport"]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CatalogFiller"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["stream-search", "Pipeline", "TestSupport"]

@@ -1,5 +1,6 @@
-// The indexed search against a brute-force reference that ranks every item of a generated
-// catalog by the documented rules, for keystroke prefixes and typos of names in the catalog.
+// The indexed search against the ranking rule's definition (`CatalogRanking`), which ranks every
+// item of a generated catalog one by one, for keystroke prefixes and typos of names in the catalog.
+import CatalogFiller
 @testable import Pipeline
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
   /// Each item's category and folded names (track, collection, artist), folded once.
   private static let foldedNames = folded(items)
   /// A larger catalog, where queries of common short words walk thousands of candidates and
-  /// the search switches to bitmaps of the items each query word matches.
+  /// the walks are long.
   private static let largeItems = CatalogSource.generatedItems(count: 8_000)
   private static let largeSource = CatalogSource(items: largeItems)
   private static let largeFoldedNames = folded(largeItems)
@@ -76,53 +77,14 @@ import Testing
     return queries
   }
 
-  /// Ranks every item of `category` by the rules `CatalogSource.search` documents.
+  /// Ranks every item of `category` by the rule's definition, `CatalogRanking`.
   private static func reference(
     _ term: String, category: Category, limit: Int, items: [SearchItem] = items,
     foldedNames: [(category: Category?, names: [[FoldedWord]])] = foldedNames
   ) -> [Int] {
-    let query = TextFolding.words(term)
-    guard !query.isEmpty else { return [] }
-    var ranked: [(tier: Int, popularity: Int, id: Int)] = []
-    for (item, folded) in zip(items, foldedNames) where folded.category == category {
-      if let tier = tier(of: query, in: folded.names) {
-        ranked.append((tier, item.popularity ?? 0, item.id))
-      }
+    let candidates = zip(items, foldedNames).filter { $0.1.category == category }.map { item, folded in
+      CatalogRanking.Candidate(names: folded.names, popularity: item.popularity ?? 0, id: item.id)
     }
-    ranked.sort { ($0.tier, -$0.popularity, $0.id) < ($1.tier, -$1.popularity, $1.id) }
-    return ranked.prefix(limit).map(\.id)
-  }
-
-  /// 1 name prefix, 2 word prefixes, 3 inside a word, 4 typo; nil when a query word misses.
-  private static func tier(of query: [FoldedWord], in names: [[FoldedWord]]) -> Int? {
-    var loosest = 2
-    for part in query {
-      let allowance = CatalogIndex.typoAllowance(forLength: part.count)
-      var best = Int.max
-      for word in names.joined() where best > 2 {
-        if word.starts(with: part) {
-          best = 2
-        } else if best > 3, part.count >= 3, contains(word, part) {
-          best = 3
-        } else if best > 4, allowance > 0, EditDistance.isWithin(allowance, part, word) {
-          best = 4
-        }
-      }
-      guard best != Int.max else { return nil }
-      loosest = max(loosest, best)
-    }
-    let startsAName = names.contains { name in
-      name.count >= query.count && name.prefix(query.count - 1).elementsEqual(query.dropLast())
-        && name[query.count - 1].starts(with: query[query.count - 1])
-    }
-    return loosest == 2 && startsAName ? 1 : loosest
-  }
-
-  private static func contains(_ word: FoldedWord, _ part: FoldedWord) -> Bool {
-    guard word.count >= part.count else { return false }
-    for start in 0...(word.count - part.count) where word[start..<(start + part.count)].elementsEqual(part) {
-      return true
-    }
-    return false
+    return CatalogRanking.answer(TextFolding.words(term), in: candidates, limit: limit)
   }
 }

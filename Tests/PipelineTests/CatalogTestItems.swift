@@ -16,7 +16,7 @@ enum CatalogTestItems {
 
   /// One song per ranking tier for the query "star", plus songs that must not match.
   static let tiers: [SearchItem] = [
-    song(1, "Stir It Up", popularity: 100),  // typo: "stir" is one edit from "star"
+    song(1, "Stir It Up", popularity: 100),  // one edit from "star", but a four-letter word gets no typo
     song(2, "Rockstar Days", popularity: 99),  // "star" inside a word
     song(3, "Lone Star", popularity: 50),  // a word starts with "star"
     song(4, "Starlight", popularity: 1),  // the name starts with "star"

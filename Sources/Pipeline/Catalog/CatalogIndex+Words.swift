@@ -33,13 +33,13 @@ extension CatalogIndex {
     }
   }
 
-  /// The ids of the words within the typo allowance of `word` (see `typoAllowance`), by
-  /// optimal-string-alignment distance, including exact and prefix matches, ascending.
+  /// The ids of the words `word` is a typo of (`CatalogRanking.isTypo`), including exact and
+  /// prefix matches, ascending.
   ///
   /// Only words of a length within the allowance are compared, and most of those are ruled
   /// out by their character masks before any distance is computed.
   func wordIds(near word: FoldedWord) -> [Int32] {
-    let allowance = Self.typoAllowance(forLength: word.count)
+    let allowance = CatalogRanking.typoAllowance(forLength: word.count)
     guard allowance > 0 else { return [] }
     let mask = Self.characterMask(word)
     let shortest = max(1, word.count - allowance)
@@ -51,21 +51,12 @@ extension CatalogIndex {
         let other = wordMasks[Int(id)]
         guard (mask & ~other).nonzeroBitCount <= allowance, (other & ~mask).nonzeroBitCount <= allowance
         else { continue }
-        if EditDistance.isWithin(allowance, word, words[Int(id)]) {
+        if CatalogRanking.isTypo(word, of: words[Int(id)]) {
           matches.append(id)
         }
       }
     }
     return matches.sorted()
-  }
-
-  /// How many edits a word may be off by: none up to 3 scalars, one up to 6, two from 7.
-  static func typoAllowance(forLength length: Int) -> Int {
-    switch length {
-    case ..<4: 0
-    case 4...6: 1
-    default: 2
-    }
   }
 
   /// The first position in the dictionary where `isAtOrAfter` holds; it must be false then

@@ -19,8 +19,6 @@ final class CatalogIndex: Sendable {
   let postings: PostingLists
   /// Word id → the ranks with a name *starting* with it.
   let nameStarts: PostingLists
-  /// The ranks with a name starting with a given pair of words.
-  let namePairs: NamePairIndex
   /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
   /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
   let tokens: [Int32]
@@ -70,7 +68,6 @@ final class CatalogIndex: Sendable {
       }
       return firstWords[...]
     }
-    namePairs = NamePairIndex(tokens: tokens, bounds: bounds, rankCount: positions.count)
     itemWordBits = positions.indices.map { rank in
       tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
         .reduce(UInt64(0)) { $0 | Self.wordBit($1) }
@@ -101,16 +98,19 @@ final class CatalogIndex: Sendable {
 
   /// `positions` ordered by their items' popularity (highest first), then id (lowest first).
   ///
-  /// A counting sort on popularity when its values span less than a million (always, for the
-  /// generated catalog), then a sort by id of each group of equal popularity that is not in id
-  /// order already; otherwise an ordinary sort. Calling a comparison closure per pair costs
+  /// A counting sort on popularity when its values span less than about four times the items
+  /// (the generated filler), then a sort by id of each group of equal popularity that is not in
+  /// id order already; otherwise an ordinary sort. Calling a comparison closure per pair costs
   /// most of the start-up time in debug builds.
   private static func rankOrder(_ positions: [UInt32], in store: any CatalogItemStore) -> [UInt32] {
     let keys = positions.map { store.rankKey(at: Int($0)) }
     let popularities = keys.map(\.popularity)
     let ids = keys.map(\.id)
     guard let lowest = popularities.min(), let highest = popularities.max() else { return positions }
-    guard highest.subtractingReportingOverflow(lowest).partialValue < 1 << 20, highest >= lowest else {
+    // Counting pays only while the buckets are few next to the items (the generated filler's
+    // 900 values); the built-in catalog's popularity spans a million values.
+    let span = highest.subtractingReportingOverflow(lowest).partialValue
+    guard span < 4 * positions.count + 1_024, highest >= lowest else {
       let order = positions.indices.sorted { left, right in
         popularities[left] != popularities[right]
           ? popularities[left] > popularities[right] : ids[left] < ids[right]

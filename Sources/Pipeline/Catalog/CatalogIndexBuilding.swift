@@ -66,8 +66,8 @@ struct NameTokenizer {
 }
 
 /// Per word, the ascending ranks that contain it, laid out flat: word `w`'s list is
-/// `items[start[w] ..< start[w + 1]]`. The index's word postings, name starts and name pairs
-/// (where a "word" is a pair id) all take this form, so one merge and one count serve them.
+/// `items[start[w] ..< start[w + 1]]`. The index's word postings and name starts both take this
+/// form, so one merge and one count serve them.
 ///
 /// Built in two passes over the items, one counting and one filling, so nothing but the
 /// result and one array of the word count is allocated.

@@ -1,20 +1,8 @@
 // Tiers 2–4 of a catalog search: every query word starts a word; every query word starts or
 // lies inside a word; every query word is also allowed a typo. Each walks one posting list in
-// rank order and checks the other query words on each candidate, first on the item's own
-// words and, once the walk turns out long, on bitmaps of the ranks each query word matches.
+// rank order and checks the other query words on each candidate's own words.
 
 extension CatalogSearch {
-  /// How many candidates a walk checks on their own words before it considers `RankSet`s:
-  /// most walks end within a few dozen candidates, and those should not pay for bitmaps.
-  static let directChecks = 48
-
-  /// Whether bitmaps holding `postings` posting entries in all are worth building for a walk
-  /// with up to `candidates` candidates left: an entry costs about a nanosecond to set, a
-  /// candidate checked on its own words about a hundred in a large catalog (cache misses).
-  static func setsPay(postings: Int, candidates: Int) -> Bool {
-    postings <= 40 * candidates
-  }
-
   // MARK: Tier 2: every query word starts a word
 
   /// Appends the items where every query word starts a word, other than `nameMatches`.
@@ -24,24 +12,12 @@ extension CatalogSearch {
       index.postings.count(in: prefixes[$0]) < index.postings.count(in: prefixes[$1])
     } ?? 0
     var merge = PostingMerge(index.postings, words: prefixes[driver])
-    // Candidates left at most (lists can share ranks), and how many were checked so far.
-    var left = index.postings.count(in: prefixes[driver])
-    var checked = 0
-    var useSets = false
     var skipped = 0
     while ranks.count < limit, let rank = merge.next() {
-      left -= 1
       // Both lists ascend, so one pointer finds the items tier 1 already took.
       while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
       if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
-      checked += 1
-      if !useSets && checked % Self.directChecks == 0 && prefixes.count > 1 {
-        useSets = buildPrefixSets(except: driver, candidates: left)
-      }
-      let matchesAll = useSets
-        ? prefixes.indices.allSatisfy { $0 == driver || prefixSets[$0]?.contains(rank) == true }
-        : startsWords(rank, except: driver)
-      if matchesAll { ranks.append(rank) }
+      if startsWords(rank, except: driver) { ranks.append(rank) }
     }
   }
 
@@ -57,26 +33,6 @@ extension CatalogSearch {
       if position == words.upperBound { return false }
     }
     return true
-  }
-
-  /// Builds the prefix sets of all query words but `driver` when they pay for `candidates`
-  /// more candidates; returns whether they are all built.
-  private mutating func buildPrefixSets(except driver: Int, candidates: Int) -> Bool {
-    makeRoomForSets()
-    let missing = prefixes.indices.filter { $0 != driver && prefixSets[$0] == nil }
-    let postings = missing.reduce(0) { $0 + index.postings.count(in: prefixes[$1]) }
-    guard Self.setsPay(postings: postings, candidates: candidates) else { return false }
-    for query in missing { prefixSets[query] = RankSet(index: index, words: prefixes[query]) }
-    return true
-  }
-
-  /// Gives every query word an (unbuilt) slot in each kind of set, the first time sets are
-  /// considered.
-  private mutating func makeRoomForSets() {
-    guard prefixSets.isEmpty else { return }
-    prefixSets = Array(repeating: nil, count: query.count)
-    insideSets = prefixSets
-    typoSets = prefixSets
   }
 
   // MARK: Tiers 3 and 4: inside a word, within a typo
@@ -117,22 +73,10 @@ extension CatalogSearch {
     let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
     let queryBits = query.indices.map { prefixBits[$0] | Self.bits(of: looseWords[$0]) }
     var merge = PostingMerge(index.postings, words: candidates)
-    var left = min(newCount, counts[driver])
-    var checked = 0
-    var useSets = false
     while ranks.count < limit, let rank = merge.next() {
-      left -= 1
-      checked += 1
-      if !useSets && checked % Self.directChecks == 0 {
-        useSets = buildLooseSets(match, candidates: left)
-      }
-      if useSets {
-        if loosestMatchInSets(of: rank) == match { ranks.append(rank) }
-      } else {
-        let bits = itemWordBits[Int(rank)]
-        guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-        if loosestMatch(of: rank, matches) == match { ranks.append(rank) }
-      }
+      let bits = itemWordBits[Int(rank)]
+      guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
+      if loosestMatch(of: rank, matches) == match { ranks.append(rank) }
     }
   }
 
@@ -152,46 +96,5 @@ extension CatalogSearch {
       loosest = max(loosest, best)
     }
     return loosest
-  }
-
-  /// `loosestMatch(of:_:)` read from the sets: a query word's best match is the tightest set
-  /// holding the item (the sets of a query word hold disjoint words, tightest first).
-  private func loosestMatchInSets(of rank: Int32) -> UInt8 {
-    var loosest = Match.prefix
-    for query in query.indices {
-      let best: UInt8 =
-        if prefixSets[query]?.contains(rank) == true { Match.prefix }
-        else if insideSets[query]?.contains(rank) == true { Match.inside }
-        else if typoSets[query]?.contains(rank) == true { Match.typo }
-        else { Match.none }
-      if best == Match.none { return Match.none }
-      loosest = max(loosest, best)
-    }
-    return loosest
-  }
-
-  /// Builds every set the tier of `match` reads (prefix, inside and, for `typo`, typo sets of
-  /// every query word) when they pay for `candidates` more candidates; returns whether built.
-  private mutating func buildLooseSets(_ match: UInt8, candidates: Int) -> Bool {
-    makeRoomForSets()
-    var postings = 0
-    for query in query.indices {
-      if prefixSets[query] == nil { postings += index.postings.count(in: prefixes[query]) }
-      if insideSets[query] == nil {
-        postings += insideWords[query].reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
-      }
-      if match == Match.typo && typoSets[query] == nil {
-        postings += typoWords[query].reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
-      }
-    }
-    guard Self.setsPay(postings: postings, candidates: candidates) else { return false }
-    for query in query.indices {
-      if prefixSets[query] == nil { prefixSets[query] = RankSet(index: index, words: prefixes[query]) }
-      if insideSets[query] == nil { insideSets[query] = RankSet(index: index, words: insideWords[query]) }
-      if match == Match.typo && typoSets[query] == nil {
-        typoSets[query] = RankSet(index: index, words: typoWords[query])
-      }
-    }
-    return true
   }
 }

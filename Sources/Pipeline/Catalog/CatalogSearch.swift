@@ -1,17 +1,13 @@
 // Matching and ranking of one query against one catalog index, in four tiers, best first:
 // a name starts with the query; every query word starts a word; every query word is inside a
-// word; every query word is within a typo of a word. Within a tier: popularity, then id.
+// word; every query word is within a typo of a word (`CatalogRanking` defines the rule).
 
 extension CatalogIndex {
   /// At most `limit` items matching `term`, best first. A term without letters or digits
   /// matches nothing.
   ///
-  /// Ranking tiers, each complete before the next starts:
-  /// 1. a name (track, collection or artist) starts with the folded query ("taylor sw");
-  /// 2. every query word starts some word of the names ("swift tay");
-  /// 3. every query word starts or lies inside a word, one at least inside ("aylor");
-  /// 4. every query word matches as above or within its typo allowance ("tylor").
-  /// Within a tier items come by popularity (highest first), then by id (lowest first).
+  /// The answer `CatalogRanking` defines: four tiers, each complete before the next starts,
+  /// typos only when the first three find nothing, within a tier by popularity, then id.
   func search(_ term: String, limit: Int) -> [SearchItem] {
     guard limit > 0, !positions.isEmpty else { return [] }
     let query = TextFolding.words(term)
@@ -42,12 +38,6 @@ enum Match {
 /// run when the earlier tiers did not fill the answer. Before checking a candidate's words one
 /// by one, the item's `itemWordBits` must share a bit with every query word's matching words,
 /// which rejects many candidates in a few instructions.
-///
-/// Reading a candidate's words costs a few cache misses in a large catalog, so a walk that
-/// has checked `directChecks` candidates without filling the answer switches to `RankSet`s,
-/// bitmaps of the items each query word matches, when building them is cheaper than the
-/// candidates left ("echo i n" in 100,000 items walks 2,500 candidates). Tier 1 of a
-/// multi-word query walks the names starting with its first two words (`NamePairIndex`).
 struct CatalogSearch {
   let index: CatalogIndex
   let query: [FoldedWord]
@@ -64,16 +54,6 @@ struct CatalogSearch {
   let prefixBits: [UInt64]
   /// The answer so far, best first.
   var ranks: [Int32] = []
-  /// Per query word, the words it lies inside (tier 3) and is a typo away from (tier 4), each
-  /// list only the words that matched no better; empty until those tiers run.
-  var insideWords: [[Int]] = []
-  var typoWords: [[Int]] = []
-  /// Per query word, the ranks of the items with a word it starts, lies inside, is a typo away
-  /// from; built only when a walk turns out long (see `RankSet`), and empty until then, so a
-  /// short search allocates none of them.
-  var prefixSets: [RankSet?] = []
-  var insideSets: [RankSet?] = []
-  var typoSets: [RankSet?] = []
 
   init(index: CatalogIndex, query: [FoldedWord], limit: Int) {
     self.index = index
@@ -107,12 +87,14 @@ struct CatalogSearch {
       for id in range { matches[query * wordCount + id] = Match.prefix }
     }
     var looseWords = Array(repeating: [Int](), count: query.count)
-    insideWords = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
+    let insideWords = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
     if insideWords.contains(where: { !$0.isEmpty }) {
       collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: insideWords)
       guard ranks.count < limit else { return }
     }
-    typoWords = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
+    // Typos only when nothing better was found (`CatalogRanking`, rule 2).
+    guard ranks.isEmpty else { return }
+    let typoWords = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
     if typoWords.contains(where: { !$0.isEmpty }) {
       collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: typoWords)
     }
@@ -138,23 +120,18 @@ struct CatalogSearch {
   /// Tier 1 for several query words: all but the last must be whole words of the name, in
   /// order, and the last must start the next word.
   ///
-  /// Candidates come from the shorter of: the names starting with the query's first two words
-  /// (for two words exactly the answer), and the items with the rarest of the whole words or
-  /// of the words the last one starts. A candidate lacking the bit of a whole word, or of every
-  /// word the last one starts, fails before its names are read.
+  /// Candidates are the items with the rarest of the whole words or of the words the last one
+  /// starts. A candidate lacking the bit of a whole word, or of every word the last one starts,
+  /// fails before its names are read.
   private func namesStartingWithWords(last: Int) -> [Int32] {
     var exact: [Int32] = []
     for word in query.dropLast() {
       guard let id = index.wordId(of: word) else { return [] }
       exact.append(Int32(id))
     }
-    let second = exact.count > 1 ? Int(exact[1])..<Int(exact[1]) + 1 : prefixes[last]
-    let pairs = index.namePairs.pairIds(first: exact[0], second: second)
     let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
-      .min { index.postings.count(in: $0) < index.postings.count(in: $1) } ?? second
-    var merge = index.postings.count(in: containing) < index.namePairs.lists.count(in: pairs)
-      ? PostingMerge(index.postings, words: containing)
-      : PostingMerge(index.namePairs.lists, words: pairs)
+      .min { index.postings.count(in: $0) < index.postings.count(in: $1) } ?? prefixes[last]
+    var merge = PostingMerge(index.postings, words: containing)
     let exactBits = exact.map { CatalogIndex.wordBit($0) }
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {

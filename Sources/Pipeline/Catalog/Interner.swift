@@ -1,18 +1,22 @@
 // Numbers distinct values in the order they are first seen. The catalog stores each distinct
-// name once and the index folds each distinct word once; both number them with this.
+// name once and the index folds each distinct word once; both number them with this, and so
+// does the generated filler (CatalogFiller).
 
 /// Gives every distinct value an id, `0, 1, 2…` in first-seen order; `values[id]` is the value.
 ///
 /// The look-up table lives only as long as the interner: keep `values` and drop the interner
 /// once every value is in, since whatever a build allocates at its peak stays resident.
-struct Interner<Value: Hashable> {
+package struct Interner<Value: Hashable> {
   /// The distinct values, each at the position of its id.
-  private(set) var values: [Value] = []
+  package private(set) var values: [Value] = []
   /// Value → its id.
   private var ids: [Value: Int32] = [:]
 
+  /// An interner holding no value yet.
+  package init() {}
+
   /// The id of `value`, giving it the next id the first time it is seen.
-  mutating func id(of value: Value) -> Int32 {
+  package mutating func id(of value: Value) -> Int32 {
     if let id = ids[value] { return id }
     let id = Int32(values.count)
     ids[value] = id

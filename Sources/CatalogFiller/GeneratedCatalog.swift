@@ -1,11 +1,11 @@
-// The generated catalog held compactly: one small record per item and one table of distinct
-// names, so the built-in catalog costs about a megabyte instead of the twelve its `SearchItem`s
-// would; an item is rendered only when a search returns it.
+// The generated filler catalog as the generator writes it: one small record per item and one
+// table of distinct names, rendered into `SearchItem`s for tests and the benchmark.
+import Pipeline
 
 /// The generated catalog's items as records plus a shared name table (artists, albums and
 /// genres repeat across many items and are stored once).
-struct GeneratedCatalog: CatalogItemStore {
-  /// How many items the built-in catalog has (also `generatedItems(count:)`'s default).
+struct GeneratedCatalog {
+  /// How many items `generatedItems(count:)` makes by default.
   static let defaultCount = 12_000
 
   /// Item `i` of the catalog.
@@ -22,26 +22,6 @@ struct GeneratedCatalog: CatalogItemStore {
   }
 
   var count: Int { records.count }
-
-  func category(at position: Int) -> Category? {
-    records[position].category
-  }
-
-  func rankKey(at position: Int) -> (popularity: Int, id: Int) {
-    (Int(records[position].popularity), GeneratedRecord.firstTrackId + position)
-  }
-
-  var nameCount: Int { nameTable.count }
-
-  func name(_ id: Int) -> String {
-    nameTable[id]
-  }
-
-  func names(at position: Int) -> CatalogItemNames {
-    let record = records[position]
-    let collection = record.kind == .movie ? CatalogItemNames.none : Int32(record.collectionName)
-    return CatalogItemNames(track: Int32(record.trackName), collection: collection, artist: Int32(record.artistName))
-  }
 
   func item(at position: Int) -> SearchItem {
     records[position].item(index: position, names: nameTable)

@@ -1,5 +1,6 @@
 // One item of the generated catalog in compact form: numbers and the ids of its names, about 48
 // bytes, from which the whole `SearchItem` (URLs, date, prices…) is rendered when it is needed.
+import Pipeline
 
 /// What the generator decided about one item; `item(index:names:)` renders it.
 ///

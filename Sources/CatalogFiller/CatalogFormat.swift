@@ -1,5 +1,6 @@
 // Field values of generated items that need a fixed format: release dates, artwork URLs and the
 // popularity score.
+import Pipeline
 
 /// Formats the generated catalog's dates, URLs and scores.
 enum CatalogFormat {

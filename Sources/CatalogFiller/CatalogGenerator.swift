@@ -1,5 +1,7 @@
-// Builds the generated offline catalog: the famous anchors first, then songs, movies and podcasts
-// named from word lists by a seeded generator, so every run on every machine sees the same items.
+// Builds the generated filler catalog (for tests and the benchmark): the famous anchors first,
+// then songs, movies and podcasts named from word lists by a seeded generator, so every run on
+// every machine sees the same items.
+import Pipeline
 
 /// Generates the catalog's items as compact records (see `GeneratedRecord`). Every generated item
 /// draws from its own generator seeded by its position, so an item does not depend on how its

@@ -1,5 +1,6 @@
 // Name patterns of the generated catalog: how artists, songs, albums, films and podcasts are
 // named, by combining the word lists with a seeded generator.
+import Pipeline
 
 /// Builds one generated name per call from the generator's next numbers.
 enum CatalogNames {

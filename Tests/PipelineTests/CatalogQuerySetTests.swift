@@ -1,0 +1,281 @@
+// What people type first, against the built-in catalog: 176 queries (films, artists, songs,
+// podcasts, prefixes, typos), each with the item that must come first in its category.
+@testable import Pipeline
+import Testing
+
+@Suite struct CatalogQuerySetTests {
+  /// What a query is a test of; the hit rate is reported per kind.
+  enum Kind: String, CaseIterable {
+    case film, artist, song, podcast, prefix, typo
+  }
+
+  /// A query and what must come first: an item titled `title`, or any item by `artist`.
+  struct Query {
+    let kind: Kind
+    let term: String
+    let category: Category
+    let title: String?
+    let artist: String?
+
+    init(_ kind: Kind, _ term: String, _ category: Category, title: String? = nil, artist: String? = nil) {
+      self.kind = kind
+      self.term = term
+      self.category = category
+      self.title = title
+      self.artist = artist
+    }
+
+    func isAnsweredFirst(by item: SearchItem?) -> Bool {
+      guard let item else { return false }
+      if let title { return item.title == title }
+      return item.artistName == artist
+    }
+  }
+
+  /// The queries that miss today, each for a reason of the ranking rule or the typo rule
+  /// (docs/catalog.md, "Query set"). A query that starts to hit fails the test too, so the
+  /// rates in the docs stay true.
+  static let knownMisses: Set<String> = [
+    "imagine",  // Imagine Dragons outrank John Lennon; both names start with the query.
+    "creep",  // Metro Boomin's "Creepin'" outranks Radiohead's "Creep", a name-prefix match too.
+    "gladiator", "deadpool",  // the curated rank puts the newer film (II, & Wolverine) first.
+    "new york times",  // "New York Times Opinion" starts with it; "The New York Times" does not.
+    "gladiatr",  // a typo: the curated rank puts Gladiator II first.
+    "harry poter", "joe rogen",  // five-letter words get no typo allowance.
+  ]
+
+  static let queries: [Query] = [
+    Query(.film, "star wars", .movies, title: "Star Wars"),
+    Query(.film, "frozen", .movies, title: "Frozen"),
+    Query(.film, "toy story", .movies, title: "Toy Story"),
+    Query(.film, "harry potter", .movies, title: "Harry Potter and the Sorcerer's Stone"),
+    Query(.film, "shrek", .movies, title: "Shrek"),
+    Query(.film, "inception", .movies, title: "Inception"),
+    Query(.film, "the dark knight", .movies, title: "The Dark Knight"),
+    Query(.film, "interstellar", .movies, title: "Interstellar"),
+    Query(.film, "titanic", .movies, title: "Titanic"),
+    Query(.film, "jurassic park", .movies, title: "Jurassic Park"),
+    Query(.film, "the godfather", .movies, title: "The Godfather"),
+    Query(.film, "pulp fiction", .movies, title: "Pulp Fiction"),
+    Query(.film, "forrest gump", .movies, title: "Forrest Gump"),
+    Query(.film, "the matrix", .movies, title: "The Matrix"),
+    Query(.film, "oppenheimer", .movies, title: "Oppenheimer"),
+    Query(.film, "barbie", .movies, title: "Barbie"),
+    Query(.film, "parasite", .movies, title: "Parasite"),
+    Query(.film, "joker", .movies, title: "Joker"),
+    Query(.film, "black panther", .movies, title: "Black Panther"),
+    Query(.film, "coco", .movies, title: "Coco"),
+    Query(.film, "finding nemo", .movies, title: "Finding Nemo"),
+    Query(.film, "spirited away", .movies, title: "Spirited Away"),
+    Query(.film, "get out", .movies, title: "Get Out"),
+    Query(.film, "the shawshank redemption", .movies, title: "The Shawshank Redemption"),
+    Query(.film, "casablanca", .movies, title: "Casablanca"),
+    Query(.film, "psycho", .movies, title: "Psycho"),
+    Query(.film, "jaws", .movies, title: "Jaws"),
+    Query(.film, "back to the future", .movies, title: "Back to the Future"),
+    Query(.film, "gladiator", .movies, title: "Gladiator"),
+    Query(.film, "the avengers", .movies, title: "The Avengers"),
+    Query(.film, "iron man", .movies, title: "Iron Man"),
+    Query(.film, "wicked", .movies, title: "Wicked"),
+    Query(.film, "everything everywhere", .movies, title: "Everything Everywhere All at Once"),
+    Query(.film, "la la land", .movies, title: "La La Land"),
+    Query(.film, "whiplash", .movies, title: "Whiplash"),
+    Query(.film, "the social network", .movies, title: "The Social Network"),
+    Query(.film, "goodfellas", .movies, title: "Goodfellas"),
+    Query(.film, "schindler's list", .movies, title: "Schindler's List"),
+    Query(.film, "the silence of the lambs", .movies, title: "The Silence of the Lambs"),
+    Query(.film, "the lord of the rings", .movies, title: "The Lord of the Rings: The Fellowship of the Ring"),
+    Query(.film, "home alone", .movies, title: "Home Alone"),
+    Query(.film, "the incredibles", .movies, title: "The Incredibles"),
+    Query(.film, "ratatouille", .movies, title: "Ratatouille"),
+    Query(.film, "knives out", .movies, title: "Knives Out"),
+    Query(.film, "mad max fury road", .movies, title: "Mad Max: Fury Road"),
+    Query(.film, "deadpool", .movies, title: "Deadpool"),
+    Query(.film, "the lion king", .movies, title: "The Lion King"),
+    Query(.film, "christopher nolan", .movies, title: "Oppenheimer"),
+    Query(.artist, "taylor swift", .music, artist: "Taylor Swift"),
+    Query(.artist, "jack johnson", .music, artist: "Jack Johnson"),
+    Query(.artist, "ed sheeran", .music, artist: "Ed Sheeran"),
+    Query(.artist, "eminem", .music, artist: "Eminem"),
+    Query(.artist, "nirvana", .music, artist: "Nirvana"),
+    Query(.artist, "beyonce", .music, artist: "Beyoncé"),
+    Query(.artist, "drake", .music, artist: "Drake"),
+    Query(.artist, "the beatles", .music, artist: "The Beatles"),
+    Query(.artist, "adele", .music, artist: "Adele"),
+    Query(.artist, "metallica", .music, artist: "Metallica"),
+    Query(.artist, "radiohead", .music, artist: "Radiohead"),
+    Query(.artist, "coldplay", .music, artist: "Coldplay"),
+    Query(.artist, "queen", .music, artist: "Queen"),
+    Query(.artist, "billie eilish", .music, artist: "Billie Eilish"),
+    Query(.artist, "bad bunny", .music, artist: "Bad Bunny"),
+    Query(.artist, "the weeknd", .music, artist: "The Weeknd"),
+    Query(.artist, "kendrick lamar", .music, artist: "Kendrick Lamar"),
+    Query(.artist, "rihanna", .music, artist: "Rihanna"),
+    Query(.artist, "michael jackson", .music, artist: "Michael Jackson"),
+    Query(.artist, "led zeppelin", .music, artist: "Led Zeppelin"),
+    Query(.artist, "pink floyd", .music, artist: "Pink Floyd"),
+    Query(.artist, "ac/dc", .music, artist: "AC/DC"),
+    Query(.artist, "bts", .music, artist: "BTS"),
+    Query(.artist, "dua lipa", .music, artist: "Dua Lipa"),
+    Query(.artist, "bob marley", .music, artist: "Bob Marley & The Wailers"),
+    Query(.artist, "johnny cash", .music, artist: "Johnny Cash"),
+    Query(.artist, "hans zimmer", .music, artist: "Hans Zimmer"),
+    Query(.artist, "motorhead", .music, artist: "Motörhead"),
+    Query(.artist, "iron maiden", .music, artist: "Iron Maiden"),
+    Query(.artist, "u2", .music, artist: "U2"),
+    Query(.artist, "miles davis", .music, artist: "Miles Davis"),
+    Query(.artist, "johann sebastian bach", .music, artist: "Johann Sebastian Bach"),
+    Query(.song, "shake it off", .music, title: "Shake It Off"),
+    Query(.song, "bohemian rhapsody", .music, title: "Bohemian Rhapsody"),
+    Query(.song, "smells like teen spirit", .music, title: "Smells Like Teen Spirit"),
+    Query(.song, "blinding lights", .music, title: "Blinding Lights"),
+    Query(.song, "hotel california", .music, title: "Hotel California"),
+    Query(.song, "billie jean", .music, title: "Billie Jean"),
+    Query(.song, "hey jude", .music, title: "Hey Jude"),
+    Query(.song, "stairway to heaven", .music, title: "Stairway to Heaven"),
+    Query(.song, "lose yourself", .music, title: "Lose Yourself"),
+    Query(.song, "rolling in the deep", .music, title: "Rolling in the Deep"),
+    Query(.song, "shape of you", .music, title: "Shape of You"),
+    Query(.song, "creep", .music, title: "Creep"),
+    Query(.song, "wonderwall", .music, title: "Wonderwall"),
+    Query(.song, "enter sandman", .music, title: "Enter Sandman"),
+    Query(.song, "hallelujah", .music, title: "Hallelujah"),
+    Query(.song, "imagine", .music, title: "Imagine"),
+    Query(.song, "respect", .music, title: "Respect"),
+    Query(.song, "dancing queen", .music, title: "Dancing Queen"),
+    Query(.song, "sweet child o mine", .music, title: "Sweet Child o' Mine"),
+    Query(.song, "mr brightside", .music, title: "Mr. Brightside"),
+    Query(.song, "uptown funk", .music, title: "Uptown Funk"),
+    Query(.song, "despacito", .music, title: "Despacito"),
+    Query(.song, "take on me", .music, title: "Take On Me"),
+    Query(.song, "better together", .music, title: "Better Together"),
+    Query(.song, "thriller", .music, title: "Thriller"),
+    Query(.song, "purple rain", .music, title: "Purple Rain"),
+    Query(.song, "espresso", .music, title: "Espresso"),
+    Query(.song, "old town road", .music, title: "Old Town Road"),
+    Query(.podcast, "joe rogan", .podcasts, title: "The Joe Rogan Experience"),
+    Query(.podcast, "the daily", .podcasts, title: "The Daily"),
+    Query(.podcast, "crime junkie", .podcasts, title: "Crime Junkie"),
+    Query(.podcast, "call her daddy", .podcasts, title: "Call Her Daddy"),
+    Query(.podcast, "this american life", .podcasts, title: "This American Life"),
+    Query(.podcast, "smartless", .podcasts, title: "SmartLess"),
+    Query(.podcast, "serial", .podcasts, title: "Serial"),
+    Query(.podcast, "huberman", .podcasts, title: "Huberman Lab"),
+    Query(.podcast, "my favorite murder", .podcasts, title: "My Favorite Murder"),
+    Query(.podcast, "freakonomics", .podcasts, title: "Freakonomics Radio"),
+    Query(.podcast, "radiolab", .podcasts, title: "Radiolab"),
+    Query(.podcast, "planet money", .podcasts, title: "Planet Money"),
+    Query(.podcast, "hardcore history", .podcasts, title: "Dan Carlin's Hardcore History"),
+    Query(.podcast, "99% invisible", .podcasts, title: "99% Invisible"),
+    Query(.podcast, "lex fridman", .podcasts, title: "Lex Fridman Podcast"),
+    Query(.podcast, "stuff you should know", .podcasts, title: "Stuff You Should Know"),
+    Query(.podcast, "fresh air", .podcasts, title: "Fresh Air"),
+    Query(.podcast, "ted talks", .podcasts, title: "TED Talks Daily"),
+    Query(.podcast, "new york times", .podcasts, title: "The Daily"),
+    Query(.podcast, "hidden brain", .podcasts, title: "Hidden Brain"),
+    Query(.podcast, "armchair expert", .podcasts, title: "Armchair Expert with Dax Shepard"),
+    Query(.podcast, "darknet diaries", .podcasts, title: "Darknet Diaries"),
+    Query(.prefix, "star wa", .movies, title: "Star Wars"),
+    Query(.prefix, "harry pot", .movies, title: "Harry Potter and the Sorcerer's Stone"),
+    Query(.prefix, "toy st", .movies, title: "Toy Story"),
+    Query(.prefix, "incep", .movies, title: "Inception"),
+    Query(.prefix, "the dark kn", .movies, title: "The Dark Knight"),
+    Query(.prefix, "jurass", .movies, title: "Jurassic Park"),
+    Query(.prefix, "interst", .movies, title: "Interstellar"),
+    Query(.prefix, "oppen", .movies, title: "Oppenheimer"),
+    Query(.prefix, "taylor sw", .music, artist: "Taylor Swift"),
+    Query(.prefix, "tay", .music, artist: "Taylor Swift"),
+    Query(.prefix, "ed sh", .music, artist: "Ed Sheeran"),
+    Query(.prefix, "emin", .music, artist: "Eminem"),
+    Query(.prefix, "bohemian rh", .music, title: "Bohemian Rhapsody"),
+    Query(.prefix, "smells like", .music, title: "Smells Like Teen Spirit"),
+    Query(.prefix, "radioh", .music, artist: "Radiohead"),
+    Query(.prefix, "metall", .music, artist: "Metallica"),
+    Query(.prefix, "billie e", .music, artist: "Billie Eilish"),
+    Query(.prefix, "blinding", .music, title: "Blinding Lights"),
+    Query(.prefix, "joe ro", .podcasts, title: "The Joe Rogan Experience"),
+    Query(.prefix, "crime j", .podcasts, title: "Crime Junkie"),
+    Query(.prefix, "this amer", .podcasts, title: "This American Life"),
+    Query(.prefix, "stuff you", .podcasts, title: "Stuff You Should Know"),
+    Query(.typo, "incepton", .movies, title: "Inception"),
+    Query(.typo, "interstelar", .movies, title: "Interstellar"),
+    Query(.typo, "jurasic park", .movies, title: "Jurassic Park"),
+    Query(.typo, "gladiatr", .movies, title: "Gladiator"),
+    Query(.typo, "harry poter", .movies, title: "Harry Potter and the Sorcerer's Stone"),
+    Query(.typo, "shawshenk redemption", .movies, title: "The Shawshank Redemption"),
+    Query(.typo, "oppenhiemer", .movies, title: "Oppenheimer"),
+    Query(.typo, "godfahter", .movies, title: "The Godfather"),
+    Query(.typo, "metalica", .music, artist: "Metallica"),
+    Query(.typo, "bohemian rapsody", .music, title: "Bohemian Rhapsody"),
+    Query(.typo, "eminen", .music, artist: "Eminem"),
+    Query(.typo, "beyonse", .music, artist: "Beyoncé"),
+    Query(.typo, "nirvanna", .music, artist: "Nirvana"),
+    Query(.typo, "radiohed", .music, artist: "Radiohead"),
+    Query(.typo, "coldpaly", .music, artist: "Coldplay"),
+    Query(.typo, "rihana", .music, artist: "Rihanna"),
+    Query(.typo, "beatels", .music, artist: "The Beatles"),
+    Query(.typo, "led zepelin", .music, artist: "Led Zeppelin"),
+    Query(.typo, "wonderwal", .music, title: "Wonderwall"),
+    Query(.typo, "freakonomix", .podcasts, title: "Freakonomics Radio"),
+    Query(.typo, "joe rogen", .podcasts, title: "The Joe Rogan Experience"),
+    Query(.typo, "smartles", .podcasts, title: "SmartLess"),
+    Query(.typo, "hubermann", .podcasts, title: "Huberman Lab"),
+    Query(.typo, "radiolabb", .podcasts, title: "Radiolab"),
+  ]
+
+  @Test func theQuerySetFindsWhatPeopleTypeFirst() async throws {
+    let source = CatalogSource()
+    var missed: Set<String> = []
+    var hits: [Kind: Int] = [:]
+    for query in Self.queries {
+      let first = try await source.search(SearchRequest(term: query.term, category: query.category, limit: 25)).first
+      if query.isAnsweredFirst(by: first) {
+        hits[query.kind, default: 0] += 1
+      } else {
+        missed.insert(query.term)
+      }
+    }
+    #expect(Self.queries.count >= 150)
+    let newMisses = missed.subtracting(Self.knownMisses).sorted()
+    let nowFound = Self.knownMisses.subtracting(missed).sorted()
+    #expect(missed == Self.knownMisses, "new misses: \(newMisses), now found: \(nowFound)")
+    let rates = Kind.allCases.map { kind in
+      "\(kind.rawValue) \(hits[kind, default: 0])/\(Self.queries.filter { $0.kind == kind }.count)"
+    }
+    print("catalog query set:", rates.joined(separator: ", "))
+  }
+
+  @Test func theIndexAnswersTheQuerySetAsTheRankingRuleDefinesIt() async throws {
+    let catalog = BuiltInCatalog.shared
+    let source = CatalogSource()
+    for category in [Category.music, .movies, .podcasts] {
+      let candidates = (0..<catalog.count).filter { catalog.category(at: $0) == category }.map { position in
+        let names = catalog.names(at: position)
+        let folded = [names.track, names.collection, names.artist].filter { $0 != CatalogItemNames.none }
+          .map { TextFolding.words(catalog.name(Int($0))) }
+        let key = catalog.rankKey(at: position)
+        return CatalogRanking.Candidate(names: folded, popularity: key.popularity, id: key.id)
+      }
+      // Every fifth query: the definition visits every item, which is slow in a debug build.
+      for (number, query) in Self.queries.enumerated() where query.category == category && number % 5 == 0 {
+        let indexed = try await source.search(SearchRequest(term: query.term, category: category, limit: 10))
+        let defined = CatalogRanking.answer(TextFolding.words(query.term), in: candidates, limit: 10)
+        #expect(indexed.map(\.id) == defined, "\(query.term) [\(category)]")
+      }
+    }
+  }
+
+  @Test func theEmbeddedCatalogReadsWhole() {
+    let catalog = BuiltInCatalog.shared
+    #expect(catalog.malformedLines == 0)
+    #expect(catalog.count > 25_000)
+    var counts: [Category: Int] = [:]
+    for position in 0..<catalog.count {
+      if let category = catalog.category(at: position) { counts[category, default: 0] += 1 }
+    }
+    #expect(counts[.movies, default: 0] > 17_000)
+    #expect(counts[.music, default: 0] > 8_000)
+    #expect(counts[.podcasts, default: 0] >= 300)
+    #expect(counts[.tvShow, default: 0] > 200)
+  }
+}

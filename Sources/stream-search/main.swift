@@ -4,6 +4,8 @@
 import Foundation
 import Pipeline
 
+// Before anything else can be handed descriptor 0.
+let standardInputWasClosed = StandardInputCheck.reserveIfClosed()
 ignoreSIGPIPE()
 
 let invocation: Invocation
@@ -40,6 +42,10 @@ case .help(let text), .version(let text):
   exit(ExitStatus.success.rawValue)
 case .search(let options):
   let log = Log(options: options)
+  if options.inputPath == nil, standardInputWasClosed {
+    log.error(StandardInputCheck.closedMessage)
+    exit(ExitStatus.noInput.rawValue)
+  }
   let setup: RunSetup
   do {
     setup = try RunSetup(options: options)
@@ -61,6 +67,10 @@ case .search(let options):
   exit(status.rawValue)
 case .record(let options):
   let log = Log(level: .normal)
+  if options.inputPath == nil, standardInputWasClosed {
+    log.error(StandardInputCheck.closedMessage)
+    exit(ExitStatus.noInput.rawValue)
+  }
   let stop = observeSignals()
   exit(await RecordCommand(options: options, writer: .standardOutput, log: log, stop: stop).run().rawValue)
 }

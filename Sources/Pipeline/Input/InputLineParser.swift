@@ -30,7 +30,8 @@
 ///
 /// ## Invalid lines
 /// A line holding a NUL character (U+0000) is invalid in either format. JSON's `\u0000` escape
-/// inside a string is not a raw NUL and is accepted.
+/// inside a string is not a raw NUL and is accepted. A term longer than ``maximumTermBytes``
+/// bytes of UTF-8 is invalid in either format.
 public enum InputLineParser {
   /// The reasons `parse` gives for invalid lines.
   public enum Reason {
@@ -58,7 +59,15 @@ public enum InputLineParser {
     public static let atTooLarge = "\"at_ms\" must be at most 2^53"
     /// `session` is not a string.
     public static let sessionNotString = "\"session\" must be a string"
+    /// A number other than `at_ms` is too large for any reader (`1e400`).
+    public static let numberOutOfRange = "a number in the line is too large to read"
+    /// The term has more than `maximumTermBytes` bytes of UTF-8.
+    public static let termTooLong = "term longer than 1024 bytes"
   }
+
+  /// The longest term accepted, in bytes of UTF-8: far beyond any search a person types, and
+  /// short enough that a request's URL stays small (a byte can take three once encoded).
+  public static let maximumTermBytes = 1_024
 
   /// The deepest nesting of arrays and objects a JSON line may have.
   public static let maximumDepth = 32
@@ -68,6 +77,15 @@ public enum InputLineParser {
 
   /// Parses one line (without its line terminator) into a keystroke or the reason it is invalid.
   public static func parse(_ line: String) -> ParsedLine {
+    let parsed = parseFormat(line)
+    if case .keystroke(let keystroke) = parsed, keystroke.term.utf8.count > maximumTermBytes {
+      return .invalid(reason: Reason.termTooLong)
+    }
+    return parsed
+  }
+
+  /// The line read in its format, before the term's length is checked.
+  private static func parseFormat(_ line: String) -> ParsedLine {
     let original = line
     var line = line
     return line.withUTF8 { bytes in

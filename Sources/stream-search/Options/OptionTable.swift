@@ -121,10 +121,10 @@ enum OptionTable {
     ]),
     OptionGroup(title: "CACHE OPTIONS", options: [
       OptionSpec(
-        "--cache-size", "N", help: "Most terms kept in the cache; 0 turns it off.",
+        "--cache-size", "N", help: "Most terms kept in the cache, up to 10000000; 0 turns it off.",
         default: String(defaults.cacheSize)
       ) { draft, value throws(InvalidValue) in
-        draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...Int.max)
+        draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...CommandLineOptions.maximumCacheSize)
       },
       OptionSpec(
         "--cache-ttl", "DURATION", help: "Forget cached results after this long.", default: "never"

@@ -187,8 +187,9 @@ import Testing
       StubSource(latency: .milliseconds(10), clock: $0)
     }
     #expect(log.lines.dropLast() == [
+      // c3 is told at once that it waits for the permit a1 took at 300 ms: 60,300 - 2,300.
       "search a1@300", "results a1 load@310", "search b2@1300", "results b2 load@1310", "search c3@2300",
-      "results c3 load@60310",
+      "waiting c3 music 58000@2300", "results c3 load@60310",
     ])
     #expect(source.requests.count == 3)
   }

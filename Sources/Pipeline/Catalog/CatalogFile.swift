@@ -137,8 +137,7 @@ enum CatalogFileReader {
     switch first {
     case UInt8(ascii: "["), UInt8(ascii: "{"):
       return
-    case UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"),
-      UInt8(ascii: "f"), UInt8(ascii: "n"):
+    case UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
       throw .wrongShape(path: path, found: "a JSON value that is neither an array nor an object")
     case 0x20...0x7E:
       throw .notJSON(path: path, reason: "it begins with '\(Character(Unicode.Scalar(first)))'")

@@ -52,7 +52,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
         state.openSearches[sessionKey] = nil
       case .inputError:
         state.summary.inputErrors += 1
-      case .cleared, .partial, .summary:
+      case .cleared, .partial, .waiting, .summary:
         break
       }
       sink(SearchEvent(seq: state.seq, atMilliseconds: atMilliseconds, session: session, kind: kind))

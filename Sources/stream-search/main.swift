@@ -53,8 +53,9 @@ case .search(let options):
     log.error(error.message)
     exit(ExitStatus.noInput.rawValue)
   }
-  let output = EventOutput(writer: .standardOutput, format: options.format, statsLog: options.stats ? log : nil)
   let stop = observeSignals()
+  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  let output = EventOutput(writer: writer, format: options.format, statsLog: options.stats ? log : nil)
   let status: ExitStatus
   if options.replay {
     status = ReplayCommand(setup: setup, output: output, log: log, stop: stop).run()
@@ -72,5 +73,6 @@ case .record(let options):
     exit(ExitStatus.noInput.rawValue)
   }
   let stop = observeSignals()
-  exit(await RecordCommand(options: options, writer: .standardOutput, log: log, stop: stop).run().rawValue)
+  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  exit(await RecordCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
 }

@@ -62,4 +62,25 @@ extension FileDescriptorIO {
       if errno != EINTR { throw .readFailed(errno: errno) }
     }
   }
+
+  /// Blocks until `descriptor` is readable (or at end of file, or a FIFO's writer has come and
+  /// gone) or `stop` is signalled, which wins.
+  ///
+  /// - Throws: ``LineInputError/stopped`` once `stop` is signalled.
+  static func waitUntilReadable(_ descriptor: Int32, or stop: CancellationSignal) throws(LineInputError) {
+    var entries = [
+      pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      entries[0].revents = 0
+      entries[1].revents = 0
+      if poll(&entries, 2, -1) < 0 {
+        if errno == EINTR { continue }
+        throw .readFailed(errno: errno)
+      }
+      if entries[1].revents != 0 { throw .stopped }
+      if entries[0].revents != 0 { return }
+    }
+  }
 }

@@ -2,6 +2,7 @@
 // nothing held back between calls, and a closed pipe reported as a normal end rather than a crash
 // (as `stream-search | head` must end quietly with status 0).
 import Foundation
+import Streams
 import Synchronization
 
 /// Why bytes could not be written.
@@ -10,12 +11,15 @@ enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
   case closed
   /// Any other write(2) failure, with its `errno`: end with ``ExitStatus/ioError``.
   case failed(errno: Int32)
+  /// A stop was requested while the descriptor could take nothing more: skip what is left.
+  case stopped
 
   /// A short explanation, e.g. `output closed` or `No space left on device`.
   var description: String {
     switch self {
     case .closed: "output closed"
     case .failed(let code): String(cString: strerror(code))
+    case .stopped: "stopped while the output was full"
     }
   }
 }
@@ -27,6 +31,13 @@ enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
 /// several tasks never interleave. Nothing is buffered across calls: when `write` returns, the
 /// bytes are in the kernel. After a write fails with ``OutputError/closed`` every later write fails
 /// the same way at once.
+///
+/// With a `stop` signal and a descriptor that can block (a pipe, FIFO or socket), the writer
+/// waits in poll(2) for room before each write of at most `PIPE_BUF` bytes (which a pipe with
+/// room takes without blocking), so a stop request ends a wait on a reader that stopped reading:
+/// the write throws ``OutputError/stopped``. After the stop, writes still go through while the
+/// descriptor has room, and fail at once when it has none. An event larger than `PIPE_BUF`
+/// then reaches a pipe in several writes.
 ///
 /// Call ``ignoreSIGPIPE()`` first, or a closed pipe kills the process instead of reporting
 /// ``OutputError/closed``.
@@ -46,15 +57,28 @@ final class OutputWriter: Sendable {
   let fileDescriptor: Int32
   /// Whether the reader has gone away; also the lock that keeps one event's bytes together.
   private let isClosed = Mutex(false)
+  /// Set when writes must observe a stop request: the signal, for a descriptor that can block.
+  private let stop: CancellationSignal?
 
   /// Standard output (descriptor 1).
   static let standardOutput = OutputWriter(fileDescriptor: STDOUT_FILENO)
   /// Standard error (descriptor 2).
   static let standardError = OutputWriter(fileDescriptor: STDERR_FILENO)
 
-  /// A writer to `fileDescriptor`, which stays owned by the caller.
-  init(fileDescriptor: Int32) {
+  /// A writer to `fileDescriptor`, which stays owned by the caller; with `stop`, a write that
+  /// would block gives up when `stop` is signalled.
+  init(fileDescriptor: Int32, stoppingOn stop: CancellationSignal? = nil) {
     self.fileDescriptor = fileDescriptor
+    self.stop = Self.canBlock(fileDescriptor) ? stop : nil
+  }
+
+  /// Whether writes to `descriptor` can wait on a reader: a pipe, FIFO or socket. Files and
+  /// devices (/dev/null, a terminal) take what they are given.
+  private static func canBlock(_ descriptor: Int32) -> Bool {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return false }
+    let kind = status.st_mode & S_IFMT
+    return kind == S_IFIFO || kind == S_IFSOCK
   }
 
   /// Writes `text` as UTF-8; see the byte version.
@@ -70,7 +94,11 @@ final class OutputWriter: Sendable {
     try isClosed.withLock { closed throws(OutputError) in
       if closed { throw .closed }
       do throws(OutputError) {
-        try Self.writeAll(bytes, to: fileDescriptor)
+        if let stop {
+          try Self.writeAll(bytes, to: fileDescriptor, stoppingOn: stop)
+        } else {
+          try Self.writeAll(bytes, to: fileDescriptor)
+        }
       } catch .closed {
         closed = true
         throw .closed
@@ -96,6 +124,57 @@ final class OutputWriter: Sendable {
         case EAGAIN, EWOULDBLOCK:
           var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
           _ = poll(&request, 1, -1)
+        case EPIPE:
+          failure = .closed
+          return
+        case let code:
+          failure = .failed(errno: code)
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+}
+
+extension OutputWriter {
+  /// The write loop for a descriptor that can block: wait for room or the stop, then write at
+  /// most PIPE_BUF bytes, which a pipe with room takes whole.
+  fileprivate static func writeAll(
+    _ bytes: [UInt8], to descriptor: Int32, stoppingOn stop: CancellationSignal
+  ) throws(OutputError) {
+    var failure: OutputError?
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      var entries = [
+        pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+        pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0),
+      ]
+      while offset < buffer.count, let base = buffer.baseAddress {
+        entries[0].revents = 0
+        entries[1].revents = 0
+        if poll(&entries, 2, -1) < 0 {
+          if errno == EINTR { continue }
+          failure = .failed(errno: errno)
+          return
+        }
+        // Room (or a reader gone, which the write reports as EPIPE) wins over the stop, so
+        // that shutdown events and the summary are still written when they can be.
+        guard entries[0].revents != 0 else {
+          if entries[1].revents != 0 {
+            failure = .stopped
+            return
+          }
+          continue
+        }
+        let written = systemWrite(descriptor, base + offset, min(buffer.count - offset, Int(PIPE_BUF)))
+        if written >= 0 {
+          offset += written
+          continue
+        }
+        switch errno {
+        case EINTR, EAGAIN, EWOULDBLOCK:
+          continue
         case EPIPE:
           failure = .closed
           return

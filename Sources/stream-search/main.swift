@@ -19,13 +19,15 @@ do {
 }
 
 /// Watches SIGINT and SIGTERM for the whole run and turns the first into a stop request.
+///
+/// The request is made on the observer's dispatch queue, not in a task: when a write to a full
+/// pipe holds the task threads, a task would never run, and the write waits for the request.
 func observeSignals() -> StopRequest {
   let stop = StopRequest()
-  let observer = SignalObserver()
+  let observer = SignalObserver(onArrival: { stop.request($0) })
   Task(inheritingExecutor: {
-    for await signal in observer.signals {
-      stop.request(signal)
-    }
+    // Keeps the observer watching for the whole run.
+    for await _ in observer.signals {}
   })
   return stop
 }

@@ -202,6 +202,26 @@ import Testing
     #expect(source.requests.count == 1)
   }
 
+  @Test func singleRequestModeWithNoCategoriesAnswersWithNoneAndSendsNothing() throws {
+    // Reachable through the public configuration; it used to stop the process.
+    var configuration = PipelineConfiguration()
+    configuration.singleRequest = true
+    configuration.categories = []
+    let (log, source) = try replay([Key(0, "tay")], configuration: configuration)
+    #expect(log.lines.dropLast() == ["search tay@300", "results tay load@300"])
+    #expect(source.requests.isEmpty)
+  }
+
+  @Test func anEmptySessionNameIsNoSessionEverywhere() throws {
+    // "" and no session are one field: one debounce, and the shutdown names no session either.
+    let lines = [#"{"term": "tay", "at_ms": 0, "session": ""}"#, #"{"term": "taylor", "at_ms": 100}"#]
+    let keys = lines.compactMap { line -> Keystroke? in
+      guard case .keystroke(let keystroke) = InputLineParser.parse(line) else { return nil }
+      return keystroke
+    }
+    #expect(keys.map(\.session) == [nil, nil])
+  }
+
   @Test func summaryCountsWhatHappened() throws {
     let keys = [Key(0, "tay"), Key(1_000, ""), Key(2_000, "tay"), Key(3_000, "zim"), Key(3_400, "")]
     let (log, _) = try replay(keys)

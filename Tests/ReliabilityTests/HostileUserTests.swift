@@ -39,6 +39,15 @@ import Testing
     #expect(result.stderr.contains("is larger than 128 MiB"))
   }
 
+  @Test func anEmptySessionNameIsNoSession() async throws {
+    // Defect 10: "" was one session to the router and another to the shutdown report.
+    let input = Data((#"{"term":"tay","at_ms":0,"session":""}"# + "\n" + #"{"term":"taylor","at_ms":100}"# + "\n").utf8)
+    let result = try await Subprocess.run(try toolBinary(), arguments: ["--replay", "--format", "jsonl"], input: input)
+    #expect(!result.stdout.contains(#""session""#))
+    // One field: "tay" is superseded by "taylor" before it settles.
+    #expect(try toolEvents(result.stdout).filter { $0.type == "search" }.map(\.brief) == ["search taylor"])
+  }
+
   @Test func aByteOrderMarkAnUnreadableNumberAndAHugeTermAreHandled() async throws {
     let input = Data([0xEF, 0xBB, 0xBF]) + Data(("tay\n" + #"{"term":"a","at_ms":1e400}"# + "\n"
       + String(repeating: "x", count: 1 << 20) + "\n").utf8)

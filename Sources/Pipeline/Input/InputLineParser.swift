@@ -19,7 +19,7 @@
 ///   floats and many writers emit `1234.0`; negative, fractional and larger values are invalid.
 ///   `null` is the same as absent.
 /// - `session` is optional and must be a string (numbers are invalid, so that `7` and `"7"` can
-///   never be two names for one session); `null` is the same as absent.
+///   never be two names for one session); `null` and `""` are the same as absent.
 /// - Unknown fields are ignored, whatever their value. When a field is repeated, the last counts.
 /// - Nesting deeper than 32 levels is invalid, checked before any recursive parsing.
 /// - Whitespace before `{` is JSON whitespace (space, tab, CR, LF).
@@ -78,10 +78,11 @@ public enum InputLineParser {
   /// Parses one line (without its line terminator) into a keystroke or the reason it is invalid.
   public static func parse(_ line: String) -> ParsedLine {
     let parsed = parseFormat(line)
-    if case .keystroke(let keystroke) = parsed, keystroke.term.utf8.count > maximumTermBytes {
-      return .invalid(reason: Reason.termTooLong)
-    }
-    return parsed
+    guard case .keystroke(var keystroke) = parsed else { return parsed }
+    if keystroke.term.utf8.count > maximumTermBytes { return .invalid(reason: Reason.termTooLong) }
+    // An empty name names no session, like null: one rule everywhere a session is looked at.
+    if keystroke.session == "" { keystroke.session = nil }
+    return .keystroke(keystroke)
   }
 
   /// The line read in its format, before the term's length is checked.

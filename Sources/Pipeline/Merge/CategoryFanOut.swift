@@ -95,6 +95,8 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
 
   private func searchInOneRequest(_ term: SearchTerm, onRateWait: RateWaitReport?) async -> SearchOutcome {
     let categories = configuration.categories
+    // No category asked for: nothing to request, as in per-category mode.
+    guard !categories.isEmpty else { return SearchOutcome(categories: [], source: .load) }
     // A cached answer is mapped like a loaded one: its origin says `cache` for the whole search.
     if let cached = await repository.cachedAnswers(for: term, scopes: [.all(categories)]), let answer = cached.first {
       return outcome(of: answer, in: categories)

@@ -172,8 +172,15 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         let request = request(term, category)
         return [category: try await ask { try await source.search(request) }]
       case .all(let categories):
+        // CategoryFanOut asks for `.all` only of a multi-category source and never for no
+        // category; should either happen, one request per category gives the same answer.
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
-          preconditionFailure("Internal inconsistency: single-request scope for a per-category source")
+          var answer: [Category: [SearchItem]] = [:]
+          for category in categories {
+            let request = request(term, category)
+            answer[category] = try await ask { try await source.search(request) }
+          }
+          return answer
         }
         let request = request(term, first)
         return try await ask { try await combined.search(request, categories: categories) }

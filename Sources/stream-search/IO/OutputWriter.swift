@@ -94,11 +94,7 @@ final class OutputWriter: Sendable {
     try isClosed.withLock { closed throws(OutputError) in
       if closed { throw .closed }
       do throws(OutputError) {
-        if let stop {
-          try Self.writeAll(bytes, to: fileDescriptor, stoppingOn: stop)
-        } else {
-          try Self.writeAll(bytes, to: fileDescriptor)
-        }
+        try Self.writeAll(bytes, to: fileDescriptor, stoppingOn: stop)
       } catch .closed {
         closed = true
         throw .closed
@@ -107,13 +103,21 @@ final class OutputWriter: Sendable {
   }
 
   /// The write(2) loop: partial writes continue where they stopped, EINTR retries, EAGAIN waits in
-  /// poll(2) until the descriptor can take more.
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(OutputError) {
+  /// poll(2) until the descriptor can take more. With `stop`, every write first waits in poll(2)
+  /// for room or the stop, and writes at most PIPE_BUF bytes, which a pipe with room takes whole.
+  private static func writeAll(
+    _ bytes: [UInt8], to descriptor: Int32, stoppingOn stop: CancellationSignal?
+  ) throws(OutputError) {
     var failure: OutputError?
+    let most = stop == nil ? Int.max : Int(PIPE_BUF)
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count, let base = buffer.baseAddress {
-        let written = systemWrite(descriptor, base + offset, buffer.count - offset)
+        if let stop, let refusal = waitForRoom(descriptor, or: stop) {
+          failure = refusal
+          return
+        }
+        let written = systemWrite(descriptor, base + offset, min(buffer.count - offset, most))
         if written >= 0 {
           offset += written
           continue
@@ -122,6 +126,8 @@ final class OutputWriter: Sendable {
         case EINTR:
           continue
         case EAGAIN, EWOULDBLOCK:
+          // With `stop`, the wait at the top of the loop does this.
+          guard stop == nil else { continue }
           var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
           _ = poll(&request, 1, -1)
         case EPIPE:
@@ -135,56 +141,25 @@ final class OutputWriter: Sendable {
     }
     if let failure { throw failure }
   }
-}
 
-extension OutputWriter {
-  /// The write loop for a descriptor that can block: wait for room or the stop, then write at
-  /// most PIPE_BUF bytes, which a pipe with room takes whole.
-  fileprivate static func writeAll(
-    _ bytes: [UInt8], to descriptor: Int32, stoppingOn stop: CancellationSignal
-  ) throws(OutputError) {
-    var failure: OutputError?
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      var entries = [
-        pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
-        pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0),
-      ]
-      while offset < buffer.count, let base = buffer.baseAddress {
-        entries[0].revents = 0
-        entries[1].revents = 0
-        if poll(&entries, 2, -1) < 0 {
-          if errno == EINTR { continue }
-          failure = .failed(errno: errno)
-          return
-        }
-        // Room (or a reader gone, which the write reports as EPIPE) wins over the stop, so
-        // that shutdown events and the summary are still written when they can be.
-        guard entries[0].revents != 0 else {
-          if entries[1].revents != 0 {
-            failure = .stopped
-            return
-          }
-          continue
-        }
-        let written = systemWrite(descriptor, base + offset, min(buffer.count - offset, Int(PIPE_BUF)))
-        if written >= 0 {
-          offset += written
-          continue
-        }
-        switch errno {
-        case EINTR, EAGAIN, EWOULDBLOCK:
-          continue
-        case EPIPE:
-          failure = .closed
-          return
-        case let code:
-          failure = .failed(errno: code)
-          return
-        }
+  /// Waits until `descriptor` has room (or its reader is gone, which the write then reports as
+  /// EPIPE): nil. Room wins over the stop, so that shutdown events and the summary are still
+  /// written when they can be; with no room and the stop signalled, ``OutputError/stopped``.
+  private static func waitForRoom(_ descriptor: Int32, or stop: CancellationSignal) -> OutputError? {
+    var entries = [
+      pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
+      pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      entries[0].revents = 0
+      entries[1].revents = 0
+      if poll(&entries, 2, -1) < 0 {
+        if errno == EINTR { continue }
+        return .failed(errno: errno)
       }
+      if entries[0].revents != 0 { return nil }
+      if entries[1].revents != 0 { return .stopped }
     }
-    if let failure { throw failure }
   }
 }
 

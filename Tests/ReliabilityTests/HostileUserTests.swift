@@ -6,7 +6,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct HostileUserTests {
   private func bash(_ script: String) async throws -> SubprocessResult {
-    try await Subprocess.run(URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", script, "bash", try toolBinary().path])
+    try await Subprocess.run(
+      URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", script, "bash", try toolBinary().path])
   }
 
   @Test func aClosedStandardInputIsOneLineAndStatus66() async throws {
@@ -51,7 +52,8 @@ import Testing
   @Test func aByteOrderMarkAnUnreadableNumberAndAHugeTermAreHandled() async throws {
     let input = Data([0xEF, 0xBB, 0xBF]) + Data(("tay\n" + #"{"term":"a","at_ms":1e400}"# + "\n"
       + String(repeating: "x", count: 1 << 20) + "\n").utf8)
-    let result = try await Subprocess.run(try toolBinary(), arguments: ["--format", "jsonl", "--debounce", "0ms"], input: input)
+    let result = try await Subprocess.run(
+      try toolBinary(), arguments: ["--format", "jsonl", "--debounce", "0ms"], input: input)
     let events = try toolEvents(result.stdout)
     // The mark is not part of the term: the first line searches "tay".
     #expect(events.filter { $0.type == "search" }.map(\.brief) == ["search tay"])

@@ -71,7 +71,10 @@ final class SignalObserver: Sendable {
   /// `onArrival`, when given, is called with each signal on the observer's own dispatch queue
   /// before it is yielded: it runs even when every task thread is blocked (e.g. in a write to a
   /// full pipe), so it is where a stop request must be made.
-  init(_ observed: [TerminationSignal] = TerminationSignal.allCases, onArrival: (@Sendable (TerminationSignal) -> Void)? = nil) {
+  init(
+    _ observed: [TerminationSignal] = TerminationSignal.allCases,
+    onArrival: (@Sendable (TerminationSignal) -> Void)? = nil
+  ) {
     (signals, continuation) = AsyncStream.makeStream(of: TerminationSignal.self)
     let queue = DispatchQueue(label: "stream-search.signals")
     let registered = DispatchSemaphore(value: 0)

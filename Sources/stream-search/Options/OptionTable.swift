@@ -92,8 +92,9 @@ enum OptionTable {
         draft.options.country = try ValueParser.country(value)
       },
       OptionSpec(
-        "--timeout", "DURATION", help: "Per request, from when it is sent (not while it waits for --rate-limit), its retries included; "
-          + "when it passes during a retry's backoff, the last failure is reported.",
+        "--timeout", "DURATION",
+        help: "Per request, from when it is sent (not while it waits for --rate-limit), its retries "
+          + "included; when it passes during a retry's backoff, the last failure is reported.",
         default: defaults.timeout.commandLineText
       ) { draft, value throws(InvalidValue) in
         draft.options.timeout = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)

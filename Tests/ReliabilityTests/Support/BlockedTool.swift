@@ -65,8 +65,8 @@ final class BlockedTool: Sendable {
     throw NeverBlocked(pid: pid)
   }
 
-  /// Waits until the unread output pipe holds 48 KB or more (a pipe holds 64 KiB, less in writes of PIPE_BUF), so the tool's
-  /// next write blocks, with SIGINT caught; fails after 20 s.
+  /// Waits until the unread output pipe holds 48 KB or more (a pipe holds 64 KiB, less when
+  /// written PIPE_BUF at a time), so the tool's next write blocks, with SIGINT caught; fails after 20 s.
   func waitUntilOutputIsFull() async throws {
     let pid = process.processIdentifier
     guard let unreadOutput else { throw NeverBlocked(pid: pid) }

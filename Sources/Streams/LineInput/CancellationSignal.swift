@@ -45,6 +45,35 @@ public final class CancellationSignal: Sendable {
     while write(writeEnd, &byte, 1) < 0 && errno == EINTR {}
   }
 
+  /// What ``wait(for:ready:)`` saw.
+  public enum Wait: Sendable, Equatable {
+    /// The descriptor is ready (or at its end, or its other side is gone).
+    case ready
+    /// The signal fired while the descriptor was not ready.
+    case stopped
+    /// poll(2) failed with this errno.
+    case failed(errno: Int32)
+  }
+
+  /// Blocks until `descriptor` is ready for `events` (`POLLIN` or `POLLOUT`), or this signal
+  /// fires. Readiness wins when both hold, so work that can still be done is done.
+  public func wait(for descriptor: Int32, ready events: Int32) -> Wait {
+    var entries = [
+      pollfd(fd: descriptor, events: Int16(events), revents: 0),
+      pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      entries[0].revents = 0
+      entries[1].revents = 0
+      if poll(&entries, 2, -1) < 0 {
+        if errno == EINTR { continue }
+        return .failed(errno: errno)
+      }
+      if entries[0].revents != 0 { return .ready }
+      if entries[1].revents != 0 { return .stopped }
+    }
+  }
+
   /// Whether ``signal()`` has been called.
   public var isSignalled: Bool { signalled.load(ordering: .acquiring) }
 

@@ -64,23 +64,15 @@ extension FileDescriptorIO {
   }
 
   /// Blocks until `descriptor` is readable (or at end of file, or a FIFO's writer has come and
-  /// gone) or `stop` is signalled, which wins.
+  /// gone) or `stop` is signalled. Input that is ready is read first: a reader stops where it would
+  /// otherwise wait, and its caller checks for the stop between lines.
   ///
-  /// - Throws: ``LineInputError/stopped`` once `stop` is signalled.
+  /// - Throws: ``LineInputError/stopped`` once `stop` is signalled while nothing is ready.
   static func waitUntilReadable(_ descriptor: Int32, or stop: CancellationSignal) throws(LineInputError) {
-    var entries = [
-      pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0),
-    ]
-    while true {
-      entries[0].revents = 0
-      entries[1].revents = 0
-      if poll(&entries, 2, -1) < 0 {
-        if errno == EINTR { continue }
-        throw .readFailed(errno: errno)
-      }
-      if entries[1].revents != 0 { throw .stopped }
-      if entries[0].revents != 0 { return }
+    switch stop.wait(for: descriptor, ready: POLLIN) {
+    case .ready: return
+    case .stopped: throw .stopped
+    case .failed(let code): throw .readFailed(errno: code)
     }
   }
 }

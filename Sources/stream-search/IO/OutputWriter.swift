@@ -146,19 +146,10 @@ final class OutputWriter: Sendable {
   /// EPIPE): nil. Room wins over the stop, so that shutdown events and the summary are still
   /// written when they can be; with no room and the stop signalled, ``OutputError/stopped``.
   private static func waitForRoom(_ descriptor: Int32, or stop: CancellationSignal) -> OutputError? {
-    var entries = [
-      pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0),
-      pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0),
-    ]
-    while true {
-      entries[0].revents = 0
-      entries[1].revents = 0
-      if poll(&entries, 2, -1) < 0 {
-        if errno == EINTR { continue }
-        return .failed(errno: errno)
-      }
-      if entries[0].revents != 0 { return nil }
-      if entries[1].revents != 0 { return .stopped }
+    switch stop.wait(for: descriptor, ready: POLLOUT) {
+    case .ready: nil
+    case .stopped: .stopped
+    case .failed(let code): .failed(errno: code)
     }
   }
 }

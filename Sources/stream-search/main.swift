@@ -4,6 +4,8 @@
 import Foundation
 import Pipeline
 
+// Before anything else can be handed descriptor 0.
+let standardInputWasClosed = StandardInputCheck.reserveIfClosed()
 ignoreSIGPIPE()
 // A file-size limit (`ulimit -f`) must fail the disk cache's write, not kill the run.
 signal(SIGXFSZ, SIG_IGN)
@@ -19,13 +21,15 @@ do {
 }
 
 /// Watches SIGINT and SIGTERM for the whole run and turns the first into a stop request.
+///
+/// The request is made on the observer's dispatch queue, not in a task: when a write to a full
+/// pipe holds the task threads, a task would never run, and the write waits for the request.
 func observeSignals() -> StopRequest {
   let stop = StopRequest()
-  let observer = SignalObserver()
+  let observer = SignalObserver(onArrival: { stop.request($0) })
   Task(inheritingExecutor: {
-    for await signal in observer.signals {
-      stop.request(signal)
-    }
+    // Keeps the observer watching for the whole run.
+    for await _ in observer.signals {}
   })
   return stop
 }
@@ -48,6 +52,11 @@ case .search(let options):
     try? OutputWriter.standardError.write("Error: \(error.message)\n")
     exit(ExitStatus.ioError.rawValue)
   }
+  // The interactive screen reads its keys from /dev/tty, not from descriptor 0.
+  if options.inputPath == nil, !options.interactive, standardInputWasClosed {
+    log.error(StandardInputCheck.closedMessage)
+    exit(ExitStatus.noInput.rawValue)
+  }
   let setup: RunSetup
   do {
     setup = try RunSetup(options: options, log: log)
@@ -55,8 +64,9 @@ case .search(let options):
     log.error(error.message)
     exit(ExitStatus.noInput.rawValue)
   }
-  let output = EventOutput(writer: .standardOutput, format: options.format, statsLog: options.stats ? log : nil)
   let stop = observeSignals()
+  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  let output = EventOutput(writer: writer, format: options.format, statsLog: options.stats ? log : nil)
   let status: ExitStatus
   if options.interactive {
     status = await InteractiveCommand(setup: setup, log: log, stop: stop).run()
@@ -71,6 +81,11 @@ case .search(let options):
   exit(status.rawValue)
 case .record(let options):
   let log = Log(level: .normal)
+  if options.inputPath == nil, standardInputWasClosed {
+    log.error(StandardInputCheck.closedMessage)
+    exit(ExitStatus.noInput.rawValue)
+  }
   let stop = observeSignals()
-  exit(await RecordCommand(options: options, writer: .standardOutput, log: log, stop: stop).run().rawValue)
+  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  exit(await RecordCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
 }

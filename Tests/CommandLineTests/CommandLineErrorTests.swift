@@ -21,6 +21,7 @@ import Testing
   }
 
   private static let limitRange = "expected a whole number from 1 to 200"
+  private static let cacheSizeRange = "expected a whole number from 0 to 10000000"
   private static let duration = "expected a duration such as 300ms, 1.5s, 2m or 1h"
   private static let positive = "expected a duration greater than 0"
   private static let source = "expected catalog, itunes, or an http(s) URL with a host"
@@ -38,8 +39,8 @@ import Testing
     (["--limit", ""], invalid("", "--limit", limitRange)),
     (["--min-length", "0"], invalid("0", "--min-length", "expected a whole number of at least 1")),
     (["--max-line-bytes", "0"], invalid("0", "--max-line-bytes", "expected a whole number of at least 1")),
-    (["--cache-size", "-1"], invalid("-1", "--cache-size", "expected a whole number of at least 0")),
-    (["--cache-size", "1\(Int.max)"], invalid("1\(Int.max)", "--cache-size", "expected a whole number of at least 0")),
+    (["--cache-size", "-1"], invalid("-1", "--cache-size", cacheSizeRange)),
+    (["--cache-size", "1\(Int.max)"], invalid("1\(Int.max)", "--cache-size", cacheSizeRange)),
     (["--debounce", "300"], invalid("300", "--debounce", "add a unit, e.g. 300ms")),
     (["--latency", "5"], invalid("5", "--latency", "add a unit, e.g. 5ms")),
     (["--timeout", "10"], invalid("10", "--timeout", "add a unit, e.g. 10s")),

@@ -22,7 +22,7 @@ enum EventExamples {
     ),
     (
       SearchEvent(
-        seq: 2, atMilliseconds: 1577, session: "u42",
+        seq: 3, atMilliseconds: 1577, session: "u42",
         kind: .results(
           term: "taylor", source: .load,
           categories: [
@@ -32,7 +32,7 @@ enum EventExamples {
           elapsedMilliseconds: 401
         )
       ),
-      #"{"type":"results","seq":2,"at_ms":1577,"session":"u42","term":"taylor","source":"load","elapsed_ms":401,"#
+      #"{"type":"results","seq":3,"at_ms":1577,"session":"u42","term":"taylor","source":"load","elapsed_ms":401,"#
         + #""categories":[{"category":"music","source":"network","count":1,"items":[{"id":1440935467,"kind":"song","#
         + #""title":"Shake It Off","artist":"Taylor Swift","collection":"1989","#
         + #""url":"https://music.apple.com/us/album/1440935467","preview_url":"https://audio.example/p.m4a","#
@@ -40,27 +40,27 @@ enum EventExamples {
         + #""duration_ms":219209,"price":1.29,"currency":"USD","country":"USA"}]},"#
         + #"{"category":"podcasts","error":{"kind":"timedOut","message":"no answer within the timeout"}}]}"#
     ),
-    (SearchEvent(seq: 3, atMilliseconds: 2082, kind: .cleared), #"{"type":"cleared","seq":3,"at_ms":2082}"#),
+    (SearchEvent(seq: 4, atMilliseconds: 2082, kind: .cleared), #"{"type":"cleared","seq":4,"at_ms":2082}"#),
     (
-      SearchEvent(seq: 4, atMilliseconds: 2500, session: "u42", kind: .cancelled(term: "tay", reason: .superseded)),
-      #"{"type":"cancelled","seq":4,"at_ms":2500,"session":"u42","term":"tay","reason":"superseded"}"#
+      SearchEvent(seq: 5, atMilliseconds: 2500, session: "u42", kind: .cancelled(term: "tay", reason: .superseded)),
+      #"{"type":"cancelled","seq":5,"at_ms":2500,"session":"u42","term":"tay","reason":"superseded"}"#
     ),
     (
-      SearchEvent(seq: 5, atMilliseconds: 3000, kind: .error(term: "drake", error: .server(503))),
-      #"{"type":"error","seq":5,"at_ms":3000,"term":"drake","#
+      SearchEvent(seq: 7, atMilliseconds: 3000, kind: .error(term: "drake", error: .server(503))),
+      #"{"type":"error","seq":7,"at_ms":3000,"term":"drake","#
         + #""error":{"kind":"server","message":"the service failed with status 503"}}"#
     ),
     (
-      SearchEvent(seq: 6, atMilliseconds: 3010, kind: .inputError(line: 7, reason: "invalid JSON")),
-      #"{"type":"input_error","seq":6,"at_ms":3010,"line":7,"reason":"invalid JSON"}"#
+      SearchEvent(seq: 8, atMilliseconds: 3010, kind: .inputError(line: 7, reason: "invalid JSON")),
+      #"{"type":"input_error","seq":8,"at_ms":3010,"line":7,"reason":"invalid JSON"}"#
     ),
     (
       SearchEvent(
-        seq: 7, atMilliseconds: 9000,
+        seq: 9, atMilliseconds: 9000,
         kind: .summary(RunSummary(inputLines: 1000, inputErrors: 1, searches: 120, results: 118, errors: 1,
                                   cancellations: 3, requests: 200, cacheHits: 80))
       ),
-      #"{"type":"summary","seq":7,"at_ms":9000,"input_lines":1000,"input_errors":1,"searches":120,"results":118,"#
+      #"{"type":"summary","seq":9,"at_ms":9000,"input_lines":1000,"input_errors":1,"searches":120,"results":118,"#
         + #""errors":1,"cancellations":3,"requests":200,"cache_hits":80}"#
     ),
     (
@@ -70,6 +70,12 @@ enum EventExamples {
       ),
       #"{"type":"partial","seq":2,"at_ms":1480,"session":"u42","term":"taylor","#
         + #""categories":[{"category":"movies","source":"cache","count":0,"items":[]}]}"#
+    ),
+    (
+      SearchEvent(
+        seq: 6, atMilliseconds: 2900, session: "u42",
+        kind: .waiting(term: "queen", category: "podcasts", waitMilliseconds: 57_100)),
+      #"{"type":"waiting","seq":6,"at_ms":2900,"session":"u42","term":"queen","category":"podcasts","wait_ms":57100}"#
     ),
   ]
 }
@@ -301,6 +307,7 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     "search": ["term"],
     "results": ["term", "source", "elapsed_ms", "categories"],
     "partial": ["term", "categories"],
+    "waiting": ["term", "category", "wait_ms"],
     "cleared": [],
     "cancelled": ["term", "reason"],
     "error": ["term", "error"],
@@ -323,6 +330,14 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
       #expect(unexpected.isEmpty, "\(type) has undocumented \(unexpected)")
     }
     #expect(types == Set(Self.documentedFields.keys))
+  }
+
+  @Test func examplesReadAsOneRunWithSeqInOrderAndNoRepeats() throws {
+    let objects = try Self.documentedLines().map { try parseEventLine($0 + "\n") }
+    let seqs = objects.compactMap { $0["seq"] as? Int }
+    let instants = objects.compactMap { $0["at_ms"] as? Int }
+    #expect(seqs == Array(1...objects.count), "seq must run 1, 2, 3… down the example block")
+    #expect(instants == instants.sorted(), "at_ms must not go backwards down the example block")
   }
 
   @Test func examplesAreWhatTheEncoderWrites() throws {

@@ -1,18 +1,24 @@
-// Decodes every real iTunes answer of the shared fixtures and checks the items against the raw JSON.
+// Decodes every iTunes answer, the project's own (Tests/Fixtures/itunes) and the real ones of the
+// shared fixtures when present, and checks the items against the raw JSON.
 import Foundation
 import Pipeline
 import TestSupport
 import Testing
 
 @Suite struct ITunesFixtureTests {
-  static let files = SharedFixtures.itunesFiles()
+  static let sharedFiles = SharedFixtures.itunesFiles()
+  static let files = SharedFixtures.projectITunesFiles() + sharedFiles
+
+  @Test func theProjectsOwnFixturesArePresent() {
+    #expect(SharedFixtures.projectITunesFiles().count >= 3, "Tests/Fixtures/itunes must hold the project's answers")
+  }
 
   @Test func fixturesArePresentWhenRunningInCI() {
     // Outside CI the fixture tests are merely disabled when the folder is missing; in CI that
     // would hide a broken checkout, so it fails here.
     let folder = SharedFixtures.itunesFolder()
     #expect(
-      !SharedFixtures.isCI || (folder != nil && !Self.files.isEmpty),
+      !SharedFixtures.mustBePresent || (folder != nil && !Self.sharedFiles.isEmpty),
       "CI=true but no iTunes fixtures at \(SharedFixtures.sharedFolder().path)/fixtures/itunes"
     )
   }
@@ -52,7 +58,7 @@ import Testing
     #expect(try JSONDecoder().decode([SearchItem].self, from: written) == items)
   }
 
-  @Test(.enabled(if: !files.isEmpty))
+  @Test(.enabled(if: !sharedFiles.isEmpty, Comment(rawValue: SharedFixtures.absentNote)))
   func spotChecksOfKnownFixturesMatchTheirRawValues() throws {
     // Named fixtures whose shape is known from SOURCES.md: a 3-song answer, a mixed answer with
     // audiobooks (no kind, no trackId) and a podcast lookup; values come from the files.

@@ -1,15 +1,17 @@
-// Real iTunes answers served over loopback HTTP: they decode through ITunesSource, and a
-// media=all answer splits into categories in single-request mode.
+// iTunes answers served over loopback HTTP (the project's own, and the real shared ones when
+// present): they decode through ITunesSource, and a media=all answer splits into categories in
+// single-request mode.
 import Foundation
 import Pipeline
 import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ITunesSourceFixtureTests {
-  static let files = SharedFixtures.itunesFiles()
+  static let files = SharedFixtures.projectITunesFiles() + SharedFixtures.itunesFiles()
 
   private static func fixture(_ name: String) throws -> URL {
-    try #require(files.first { $0.lastPathComponent == name }, "missing fixture \(name)")
+    try #require(
+      SharedFixtures.projectITunesFiles().first { $0.lastPathComponent == name }, "missing fixture \(name)")
   }
 
   private static func decodedIds(_ file: URL) throws -> [Int] {
@@ -26,10 +28,9 @@ import Testing
     #expect(items == Array(expected.prefix(200)))
   }
 
-  @Test(.enabled(if: !files.isEmpty))
-  func fixtureRoutesAnswerByTermAndMedia() async throws {
-    let songs = try Self.fixture("music-abba-limit3.json")
-    let movies = try Self.fixture("movie-star-au-limit5.json")
+  @Test func fixtureRoutesAnswerByTermAndMedia() async throws {
+    let songs = try Self.fixture("music-harbor-limit3.json")
+    let movies = try Self.fixture("movie-harbor-limit2.json")
     let routes = [FixtureKey(term: "abba", media: "music"): songs, FixtureKey(term: "star", media: "movie"): movies]
     try await withITunesServer(try FixtureRoutes.handler(routes)) { _, source in
       let abba = try await source.search(musicRequest("abba"))
@@ -41,12 +42,12 @@ import Testing
     }
   }
 
-  @Test(.enabled(if: !files.isEmpty))
-  func singleRequestModeSplitsAMediaAllAnswerIntoCategories() async throws {
-    let file = try Self.fixture("all-jack-johnson-limit25-movies.json")
+  @Test func singleRequestModeSplitsAMediaAllAnswerIntoCategories() async throws {
+    let file = try Self.fixture("all-harbor-mixed.json")
     let all = try JSONDecoder().decode(ITunesResponse.self, from: Data(contentsOf: file)).results
     let routes = [FixtureKey(term: "jack johnson", media: "all"): file]
-    let limit = 4
+    // Two of each: the answer holds three songs, two movies and a podcast, so the limit is felt.
+    let limit = 2
     let (grouped, request) = try await withITunesServer(try FixtureRoutes.handler(routes)) { server, source in
       let grouped = try await source.search(
         SearchRequest(term: "jack johnson", category: .music, limit: limit),
@@ -62,6 +63,7 @@ import Testing
     }
     #expect(grouped[.music]?.isEmpty == false)
     #expect(grouped[.movies]?.isEmpty == false)
+    #expect(grouped[.music]?.count == 2 && grouped[.podcasts]?.count == 1)
   }
 
   @Test func singleRequestModeWithNoCategoriesSendsNothing() async throws {

@@ -3,6 +3,7 @@
 // path and the JSONSerialization reference on a corpus that includes the recorded traces.
 
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Pipeline
@@ -150,15 +151,20 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
 }
 
 @Suite struct InputLineFastPathTests {
-  /// The recorded traces next to the project (`<package root>/../shared/traces/*.jsonl`), if present.
-  static func traceLines() throws -> [String] {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let directory = root.deletingLastPathComponent().appendingPathComponent("shared/traces")
+  /// The recorded traces beside the project (`../shared/traces/*.jsonl`), if present.
+  static func sharedTraceLines() throws -> [String] {
+    let directory = SharedFixtures.sharedFolder().appendingPathComponent("traces")
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
     return try names.filter { $0.hasSuffix(".jsonl") }.sorted().flatMap { name in
       try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
         .split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+  }
+
+  /// The project's own recordings: three seeded traces, one with eight sessions.
+  static func projectTraceLines() -> [String] {
+    [(1, 1), (2, 1), (3, 8)].flatMap { seed, sessions in
+      GeneratedTrace.keys(seed: UInt64(seed), count: 1_000, sessions: sessions).map(\.jsonLine)
     }
   }
 
@@ -194,7 +200,7 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
   }
 
   @Test func fastPathAgreesWithTheReferenceOnACorpus() throws {
-    let corpus = Self.handMadeLines() + (try Self.traceLines())
+    let corpus = Self.handMadeLines() + Self.projectTraceLines() + (try Self.sharedTraceLines())
     var answered = 0
     for line in corpus where !line.utf8.contains(0) {
       let expected = reference(line)
@@ -207,9 +213,20 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(answered > 0)
   }
 
-  @Test func fastPathAnswersEveryLineOfTheRecordedTraces() throws {
-    let lines = try Self.traceLines()
-    try #require(!lines.isEmpty, "no traces at ../shared/traces; nothing to check")
+  @Test func fastPathAnswersEveryLineOfTheProjectsRecordings() throws {
+    try Self.expectTheFastPathAnswersEvery(Self.projectTraceLines())
+  }
+
+  @Test(.enabled(if: SharedFolder.traces != nil, Comment(rawValue: SharedFixtures.absentNote)))
+  func fastPathAnswersEveryLineOfTheSharedTraces() throws {
+    let lines = try Self.sharedTraceLines()
+    try #require(!lines.isEmpty, "no traces at \(SharedFixtures.sharedFolder().path)/traces; nothing to check")
+    try Self.expectTheFastPathAnswersEvery(lines)
+  }
+
+  /// Every recording line (expected-event lines left out) is answered by the fast path with a
+  /// timed keystroke.
+  static func expectTheFastPathAnswersEvery(_ lines: [String]) throws {
     let inputs = lines.filter { !$0.contains(#""type""#) }
     #expect(!inputs.isEmpty)
     for line in inputs {

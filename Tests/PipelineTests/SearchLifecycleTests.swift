@@ -40,8 +40,8 @@ import Testing
         #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) ends no open search")
         open[session] = nil
         terminals += 1
-      case .partial(let term, _):
-        #expect(open[session] == term, "seed \(seed): a partial answer for a search that is not open")
+      case .partial(let term, _), .waiting(let term, _, _):
+        #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) for a search that is not open")
       case .cleared, .inputError, .summary:
         break
       }

@@ -187,8 +187,9 @@ import Testing
       StubSource(latency: .milliseconds(10), clock: $0)
     }
     #expect(log.lines.dropLast() == [
+      // c3 is told at once that it waits for the permit a1 took at 300 ms: 60,300 - 2,300.
       "search a1@300", "results a1 load@310", "search b2@1300", "results b2 load@1310", "search c3@2300",
-      "results c3 load@60310",
+      "waiting c3 music 58000@2300", "results c3 load@60310",
     ])
     #expect(source.requests.count == 3)
   }
@@ -199,6 +200,26 @@ import Testing
     let (log, source) = try replay([Key(0, "tay")], configuration: configuration)
     #expect(log.lines.dropLast() == ["search tay@300", "results tay load@701"])
     #expect(source.requests.count == 1)
+  }
+
+  @Test func singleRequestModeWithNoCategoriesAnswersWithNoneAndSendsNothing() throws {
+    // Reachable through the public configuration; it used to stop the process.
+    var configuration = PipelineConfiguration()
+    configuration.singleRequest = true
+    configuration.categories = []
+    let (log, source) = try replay([Key(0, "tay")], configuration: configuration)
+    #expect(log.lines.dropLast() == ["search tay@300", "results tay load@300"])
+    #expect(source.requests.isEmpty)
+  }
+
+  @Test func anEmptySessionNameIsNoSessionEverywhere() throws {
+    // "" and no session are one field: one debounce, and the shutdown names no session either.
+    let lines = [#"{"term": "tay", "at_ms": 0, "session": ""}"#, #"{"term": "taylor", "at_ms": 100}"#]
+    let keys = lines.compactMap { line -> Keystroke? in
+      guard case .keystroke(let keystroke) = InputLineParser.parse(line) else { return nil }
+      return keystroke
+    }
+    #expect(keys.map(\.session) == [nil, nil])
   }
 
   @Test func summaryCountsWhatHappened() throws {

@@ -46,6 +46,29 @@ public enum SharedFixtures {
     ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true"
   }
 
+  /// Whether a missing shared folder is a failure: under CI, unless `STREAM_SEARCH_SHARED`
+  /// points elsewhere on purpose (`.ci/run`'s second pass, a fresh clone with nothing beside it).
+  public static var mustBePresent: Bool {
+    isCI && (ProcessInfo.processInfo.environment[environmentKey] ?? "").isEmpty
+  }
+
+  /// The one line a cross-check prints when it is skipped for want of the shared folder.
+  public static let absentNote = "../shared is absent (or STREAM_SEARCH_SHARED is empty): cross-check skipped"
+
+  /// The project's own fixtures, `Tests/Fixtures/<name>` in the package.
+  public static func projectFolder(_ name: String, filePath: String = #filePath) -> URL {
+    let root = packageRoot(filePath: filePath)
+      ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    return root.appendingPathComponent("Tests/Fixtures/\(name)", isDirectory: true)
+  }
+
+  /// Every `*.json` file of the project's own iTunes-shaped answers, sorted by name.
+  public static func projectITunesFiles(filePath: String = #filePath) -> [URL] {
+    let folder = projectFolder("itunes", filePath: filePath)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+  }
+
   /// The folder holding `Package.swift`, walking up from `filePath`; nil when none is found.
   public static func packageRoot(filePath: String = #filePath) -> URL? {
     var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()

@@ -8,6 +8,8 @@ public enum CatalogFileError: Error, Sendable, Hashable, CustomStringConvertible
   case unreadable(path: String, reason: String)
   /// The file is not JSON.
   case notJSON(path: String, reason: String)
+  /// The file is larger than `limit` bytes (``CatalogSource/maximumFileSize``); it was not loaded.
+  case tooLarge(path: String, limit: Int)
   /// The JSON is neither an array of items nor an object with a `results` array.
   case wrongShape(path: String, found: String)
   /// An item could not be decoded as a `SearchItem`; `index` counts from 0.
@@ -20,6 +22,8 @@ public enum CatalogFileError: Error, Sendable, Hashable, CustomStringConvertible
       "cannot read catalog file '\(path)': \(reason)"
     case .notJSON(let path, let reason):
       "catalog file '\(path)' is not JSON: \(reason)"
+    case .tooLarge(let path, let limit):
+      "catalog file '\(path)' is larger than \(limit >> 20) MiB, the most a catalog may hold"
     case .wrongShape(let path, let found):
       "catalog file '\(path)' holds \(found); expected a JSON array of items or an object with a \"results\" array"
     case .invalidItem(let path, let index, let reason):

@@ -48,6 +48,11 @@ public struct JSONLinesEncoder: Sendable {
       JSONBytes.appendRaw(",\"categories\":[", to: &output)
       appendCategory(result, to: &output)
       output.append(UInt8(ascii: "]"))
+    case .waiting(_, let category, let wait):
+      JSONBytes.appendRaw(",\"category\":", to: &output)
+      JSONBytes.appendString(category, to: &output)
+      JSONBytes.appendRaw(",\"wait_ms\":", to: &output)
+      JSONBytes.appendInteger(wait, to: &output)
     case .cancelled(_, let reason):
       JSONBytes.appendRaw(",\"reason\":\"", to: &output)
       JSONBytes.appendRaw(reason.rawValue, to: &output)

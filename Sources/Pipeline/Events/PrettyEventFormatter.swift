@@ -49,6 +49,8 @@ public struct PrettyEventFormatter: Sendable {
       return lines.joined(separator: "\n")
     case .partial(let term, let result):
       return head + PrettyEventFormatter.quoted(term) + "  " + PrettyEventFormatter.count(result)
+    case .waiting(let term, let category, let wait):
+      return head + PrettyEventFormatter.quoted(term) + "  \(category) waits \(wait)ms for the rate limit"
     case .cleared:
       return head.trimmingTrailingSpaces()
     case .cancelled(let term, let reason):
@@ -72,6 +74,7 @@ public struct PrettyEventFormatter: Sendable {
     case .search: ("search", "36")  // cyan
     case .results: ("results", "32")  // green
     case .partial: ("partial", "32")  // green
+    case .waiting: ("waiting", "33")  // yellow
     case .cleared: ("cleared", "2")  // dim
     case .cancelled: ("cancelled", "33")  // yellow
     case .error: ("error", "31")  // red

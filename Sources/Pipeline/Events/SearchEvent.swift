@@ -35,6 +35,10 @@ public struct SearchEvent: Sendable, Equatable {
     /// Progressive mode only: one category of the search for `term` has answered; the other
     /// categories may follow, and `results` (or `error`) still ends the search.
     case partial(term: String, category: CategoryResult)
+    /// A request of the search for `term`, for `category` (`all` for one request covering every
+    /// category), waits for the rate budget; it is sent in about `waitMilliseconds` unless the
+    /// search ends first. The search still ends with exactly one `results`, `error` or `cancelled`.
+    case waiting(term: String, category: String, waitMilliseconds: Int64)
     /// The field was cleared (nothing but whitespace).
     case cleared
     /// The search for `term` was abandoned before its results, for `reason`.
@@ -47,22 +51,25 @@ public struct SearchEvent: Sendable, Equatable {
     case summary(RunSummary)
   }
 
-  /// The term the event concerns, for `search`, `results`, `partial`, `cancelled` and `error`; else nil.
+  /// The term the event concerns, for `search`, `results`, `partial`, `waiting`, `cancelled` and
+  /// `error`; else nil.
   public var term: String? {
     switch kind {
     case .search(let term), .results(let term, _, _, _), .partial(let term, _), .cancelled(let term, _),
-      .error(let term, _):
+      .error(let term, _), .waiting(let term, _, _):
       term
     case .cleared, .inputError, .summary: nil
     }
   }
 
-  /// The wire name of the kind: search, results, partial, cleared, cancelled, error, input_error, summary.
+  /// The wire name of the kind: search, results, partial, waiting, cleared, cancelled, error,
+  /// input_error, summary.
   public var typeName: String {
     switch kind {
     case .search: "search"
     case .results: "results"
     case .partial: "partial"
+    case .waiting: "waiting"
     case .cleared: "cleared"
     case .cancelled: "cancelled"
     case .error: "error"

@@ -19,7 +19,7 @@
 ///   floats and many writers emit `1234.0`; negative, fractional and larger values are invalid.
 ///   `null` is the same as absent.
 /// - `session` is optional and must be a string (numbers are invalid, so that `7` and `"7"` can
-///   never be two names for one session); `null` is the same as absent.
+///   never be two names for one session); `null` and `""` are the same as absent.
 /// - Unknown fields are ignored, whatever their value. When a field is repeated, the last counts.
 /// - Nesting deeper than 32 levels is invalid, checked before any recursive parsing.
 /// - Whitespace before `{` is JSON whitespace (space, tab, CR, LF).
@@ -30,7 +30,8 @@
 ///
 /// ## Invalid lines
 /// A line holding a NUL character (U+0000) is invalid in either format. JSON's `\u0000` escape
-/// inside a string is not a raw NUL and is accepted.
+/// inside a string is not a raw NUL and is accepted. A term longer than ``maximumTermBytes``
+/// bytes of UTF-8 is invalid in either format.
 public enum InputLineParser {
   /// The reasons `parse` gives for invalid lines.
   public enum Reason {
@@ -58,7 +59,15 @@ public enum InputLineParser {
     public static let atTooLarge = "\"at_ms\" must be at most 2^53"
     /// `session` is not a string.
     public static let sessionNotString = "\"session\" must be a string"
+    /// A number other than `at_ms` is too large for any reader (`1e400`).
+    public static let numberOutOfRange = "a number in the line is too large to read"
+    /// The term has more than `maximumTermBytes` bytes of UTF-8.
+    public static let termTooLong = "term longer than 1024 bytes"
   }
+
+  /// The longest term accepted, in bytes of UTF-8: far beyond any search a person types, and
+  /// short enough that a request's URL stays small (a byte can take three once encoded).
+  public static let maximumTermBytes = 1_024
 
   /// The deepest nesting of arrays and objects a JSON line may have.
   public static let maximumDepth = 32
@@ -68,6 +77,16 @@ public enum InputLineParser {
 
   /// Parses one line (without its line terminator) into a keystroke or the reason it is invalid.
   public static func parse(_ line: String) -> ParsedLine {
+    let parsed = parseFormat(line)
+    guard case .keystroke(var keystroke) = parsed else { return parsed }
+    if keystroke.term.utf8.count > maximumTermBytes { return .invalid(reason: Reason.termTooLong) }
+    // An empty name names no session, like null: one rule everywhere a session is looked at.
+    if keystroke.session == "" { keystroke.session = nil }
+    return .keystroke(keystroke)
+  }
+
+  /// The line read in its format, before the term's length is checked.
+  private static func parseFormat(_ line: String) -> ParsedLine {
     let original = line
     var line = line
     return line.withUTF8 { bytes in

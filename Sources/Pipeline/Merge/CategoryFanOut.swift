@@ -1,5 +1,5 @@
-// One search, many categories: each category is asked in parallel in a task group, the slow
-// ones are cut off by the search's timeout, and the answers come back in the requested order.
+// One search, many categories: each category is asked in parallel in a task group, and the
+// answers come back in the requested order. Each request carries its own timeout (SearchRepository).
 import Streams
 
 /// The merged answer to one search.
@@ -23,27 +23,31 @@ struct SearchOutcome: Sendable {
 /// Fans a search out to its categories and merges the answers.
 ///
 /// - One category failing does not fail the others: its error stands in its place.
-/// - After the timeout, categories still waiting are cancelled and reported as `timedOut`; the
-///   timer is cancelled as soon as every category has answered, so a fast search never waits
-///   for it (a task group waits for all its children).
+/// - The timeout is the repository's: a request not answered within it from when it was sent
+///   is `timedOut`. A request waiting for the rate budget is not timed out; `onRateWait` hears
+///   of the wait at once, with the category (`all` in single-request mode) and its length.
 /// - Cancelling the search cancels every category and so their requests.
 struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   let repository: SearchRepository<C>
   let configuration: PipelineConfiguration
   let clock: C
 
-  private enum Arrival: Sendable {
-    case answered(index: Int, result: CategoryResult, origin: CacheOrigin?)
-    case timedOut
+  private struct Arrival: Sendable {
+    var index: Int
+    var result: CategoryResult
+    var origin: CacheOrigin?
   }
 
+  /// Told that the request for a category (its name, or `all`) waits this long for a permit.
+  typealias RateWaitReport = @Sendable (_ category: String, _ wait: Duration) -> Void
+
   /// Searches every configured category for `term`; `progress` receives each category's result
-  /// as it arrives (progressive mode).
+  /// as it arrives (progressive mode), `onRateWait` each request that must wait for a permit.
   func search(
-    _ term: SearchTerm, progress: (@Sendable (CategoryResult) -> Void)? = nil
+    _ term: SearchTerm, progress: (@Sendable (CategoryResult) -> Void)? = nil, onRateWait: RateWaitReport? = nil
   ) async -> SearchOutcome {
     if configuration.singleRequest, repository.source is any MultiCategorySearchSource {
-      return await searchInOneRequest(term)
+      return await searchInOneRequest(term, onRateWait: onRateWait)
     }
     let categories = configuration.categories
     if let cached = await repository.cachedAnswers(for: term, scopes: categories.map { .category($0) }) {
@@ -53,42 +57,23 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     var origins: [CacheOrigin] = []
     await withTaskGroup(of: Arrival.self) { group in
       for (index, category) in categories.enumerated() {
+        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
         group.addTask { [repository] in
           do {
-            let answer = try await repository.answer(for: term, scope: .category(category))
-            return .answered(index: index, result: result(for: category, in: answer), origin: answer.origin)
+            let answer = try await repository.answer(for: term, scope: .category(category), onRateWait: report)
+            return Arrival(index: index, result: result(for: category, in: answer), origin: answer.origin)
           } catch {
-            return .answered(
+            return Arrival(
               index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))),
               origin: nil)
           }
         }
       }
-      if let timeout = configuration.searchTimeout {
-        group.addTask { [clock] in
-          // Cancelled when every category has answered: then this result is never read.
-          try? await clock.sleep(for: timeout)
-          return .timedOut
-        }
+      for await arrival in group {
+        results[arrival.index] = arrival.result
+        if let origin = arrival.origin { origins.append(origin) }
+        progress?(arrival.result)
       }
-      var waiting = categories.count
-      while waiting > 0, let arrival = await group.next() {
-        switch arrival {
-        case .answered(let index, let result, let origin):
-          guard results[index] == nil else { continue }
-          results[index] = result
-          if let origin { origins.append(origin) }
-          waiting -= 1
-          progress?(result)
-        case .timedOut:
-          for index in results.indices where results[index] == nil {
-            results[index] = CategoryResult(category: categories[index], outcome: .failed(.timedOut))
-          }
-          waiting = 0
-        }
-      }
-      // The loser of the race, timer or slow categories, must not hold the search open.
-      group.cancelAll()
     }
     return SearchOutcome(
       categories: results.enumerated().map { index, result in
@@ -108,22 +93,17 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     return SearchOutcome(categories: results, source: .cache)
   }
 
-  private func searchInOneRequest(_ term: SearchTerm) async -> SearchOutcome {
+  private func searchInOneRequest(_ term: SearchTerm, onRateWait: RateWaitReport?) async -> SearchOutcome {
     let categories = configuration.categories
+    // No category asked for: nothing to request, as in per-category mode.
+    guard !categories.isEmpty else { return SearchOutcome(categories: [], source: .load) }
     // A cached answer is mapped like a loaded one: its origin says `cache` for the whole search.
     if let cached = await repository.cachedAnswers(for: term, scopes: [.all(categories)]), let answer = cached.first {
       return outcome(of: answer, in: categories)
     }
     do {
-      let request: @Sendable () async throws -> SearchRepository<C>.Answer = { [repository] in
-        try await repository.answer(for: term, scope: .all(categories))
-      }
-      let answer: SearchRepository<C>.Answer
-      if let timeout = configuration.searchTimeout {
-        answer = try await withTimeout(timeout, clock: clock, operation: request)
-      } else {
-        answer = try await request()
-      }
+      let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
+      let answer = try await repository.answer(for: term, scope: .all(categories), onRateWait: report)
       return outcome(of: answer, in: categories)
     } catch {
       let failure = searchError(error)

@@ -14,6 +14,9 @@ import Synchronization
 /// - With a store (``PipelineConfiguration/store``), a memory miss asks the disk before the
 ///   source, a fetched answer is handed to the store's writer, an expired stored answer is the
 ///   fallback when the source fails, and the rate budget is shared with every process using it.
+/// - The timeout (`searchTimeout`) starts when a request is sent, after its permit, and covers its
+///   retries and their backoffs: waiting for the rate budget is never timed out. When the
+///   deadline comes during a backoff, the last failure is reported, not a timeout.
 final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// What a cache entry answers: one category, or all of them in one request.
   enum Scope: Hashable, Sendable {
@@ -48,7 +51,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   let source: any SearchSource
   private let configuration: PipelineConfiguration
   private let cache: AsyncCache<Key, Loaded, C>?
-  private let limiter: RateLimiter<C>?
+  private let limiter: (any RatePermits<C.Instant>)?
   private let disk: DiskTier?
   private let clock: C
   private let requestCount = Mutex(0)
@@ -83,17 +86,21 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// The answer for `term` in `scope`.
+  /// Told, at once, that a request of this search must wait about this long for the rate budget.
+  typealias RateWaitReport = @Sendable (Duration) -> Void
+
+  /// The answer for `term` in `scope`; `onRateWait` hears when a request it starts must wait
+  /// for a permit (not when it joins another search's request).
   ///
   /// - Throws: `SearchError` when the source failed, `CancellationError` when cancelled.
-  func answer(for term: SearchTerm, scope: Scope) async throws -> Answer {
+  func answer(for term: SearchTerm, scope: Scope, onRateWait: RateWaitReport? = nil) async throws -> Answer {
     let key = key(for: term, scope: scope)
     let load: @Sendable () async throws -> Loaded = { [self] in
       if let disk, let stored = disk.freshAnswer(for: key.storeKey) {
         log { .diskHit(term: term.text, category: scope.name) }
         return Loaded(items: stored, fromDisk: true)
       }
-      let items = try await fetch(term: term, scope: scope)
+      let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait)
       if let disk {
         disk.save(items, for: key.storeKey)
         log { .stored(term: term.text, category: scope.name) }
@@ -140,10 +147,51 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       source: source.name)
   }
 
-  private func fetch(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
-    guard let retry = configuration.retry else { return try await attempt(term: term, scope: scope) }
-    return try await withRetry(retry, clock: clock, shouldRetry: Self.isTransient) {
-      try await attempt(term: term, scope: scope)
+  /// The first permit (reported when it must wait), then the request and its retries, all
+  /// within the timeout counted from the first send.
+  private func fetch(
+    term: SearchTerm, scope: Scope, onRateWait: RateWaitReport?
+  ) async throws -> [Category: [SearchItem]] {
+    try await takePermit(onRateWait: onRateWait)
+    let deadline = configuration.searchTimeout.map { clock.now.advanced(by: $0) }
+    guard let retry = configuration.retry else { return try await send(term: term, scope: scope, by: deadline) }
+    var lastFailure: SearchError?
+    return try await withRetry(retry, clock: clock, until: deadline, shouldRetry: Self.isTransient) {
+      if let lastFailure {
+        // A retry waits for a permit like any request; if that took it past the deadline, the
+        // failure that made it retry is the answer.
+        try await takePermit(onRateWait: nil)
+        if let deadline, clock.now >= deadline { throw lastFailure }
+      }
+      do {
+        return try await send(term: term, scope: scope, by: deadline)
+      } catch let error as SearchError {
+        lastFailure = error
+        throw error
+      }
+    }
+  }
+
+  private func takePermit(onRateWait: RateWaitReport?) async throws {
+    if let limiter {
+      try await limiter.acquire { [clock] expected in onRateWait?(clock.now.duration(to: expected)) }
+    }
+    // Then the budget shared through the store with every other run and process (issue 14).
+    try await disk?.budget?.acquire()
+  }
+
+  /// One request, cut off at `deadline` (`timedOut`).
+  private func send(
+    term: SearchTerm, scope: Scope, by deadline: C.Instant?
+  ) async throws -> [Category: [SearchItem]] {
+    guard let deadline else { return try await attempt(term: term, scope: scope) }
+    do {
+      return try await withTimeout(clock.now.duration(to: deadline), clock: clock) { [self] in
+        try await attempt(term: term, scope: scope)
+      }
+    } catch is TimeoutError {
+      log { .failed(term: term.text, category: scope.name, error: .timedOut) }
+      throw SearchError.timedOut
     }
   }
 
@@ -157,8 +205,6 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   private func attempt(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
-    if let limiter { try await limiter.acquire() }
-    try await disk?.budget?.acquire()
     requestCount.withLock { $0 += 1 }
     log { .fetching(term: term.text, category: scope.name) }
     do {
@@ -167,8 +213,15 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         let request = request(term, category)
         return [category: try await ask { try await source.search(request) }]
       case .all(let categories):
+        // CategoryFanOut asks for `.all` only of a multi-category source and never for no
+        // category; should either happen, one request per category gives the same answer.
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
-          preconditionFailure("Internal inconsistency: single-request scope for a per-category source")
+          var answer: [Category: [SearchItem]] = [:]
+          for category in categories {
+            let request = request(term, category)
+            answer[category] = try await ask { try await source.search(request) }
+          }
+          return answer
         }
         let request = request(term, first)
         return try await ask { try await combined.search(request, categories: categories) }

@@ -9,8 +9,8 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
   private struct State {
     var seq = 0
     var summary = RunSummary()
-    /// The term of the search each session has in flight, keyed by session ("" for none).
-    var openSearches: [String: String] = [:]
+    /// The term of the search each session has in flight, keyed by session (nil for none).
+    var openSearches: [String?: String] = [:]
   }
 
   private let sink: @Sendable (SearchEvent) -> Void
@@ -36,7 +36,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
       // get seq numbers whose at_ms go backwards.
       let atMilliseconds = start.duration(to: clock.now).wholeMilliseconds
       state.seq += 1
-      let sessionKey = session ?? ""
+      let sessionKey = session
       switch kind {
       case .search(let term):
         state.summary.searches += 1
@@ -52,7 +52,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
         state.openSearches[sessionKey] = nil
       case .inputError:
         state.summary.inputErrors += 1
-      case .cleared, .partial, .summary:
+      case .cleared, .partial, .waiting, .summary:
         break
       }
       sink(SearchEvent(seq: state.seq, atMilliseconds: atMilliseconds, session: session, kind: kind))
@@ -62,8 +62,14 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
   /// Reports every search still open as cancelled for `shutdown`, in session order.
   func cancelOpenSearches() {
     let open = state.withLock { $0.openSearches }
-    for (session, term) in open.sorted(by: { $0.key < $1.key }) {
-      emit(.cancelled(term: term, reason: .shutdown), session: session.isEmpty ? nil : session)
+    // The unnamed session first, then by name: the same order in every process.
+    let ordered = open.sorted { lhs, rhs in
+      guard let left = lhs.key else { return rhs.key != nil }
+      guard let right = rhs.key else { return false }
+      return left < right
+    }
+    for (session, term) in ordered {
+      emit(.cancelled(term: term, reason: .shutdown), session: session)
     }
   }
 

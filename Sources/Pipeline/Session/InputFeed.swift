@@ -1,5 +1,6 @@
-// The hand-off of inputs to the task that consumes them: replay driver → pipeline, and pipeline
-// → each session. It does what an unbounded AsyncStream did here, for a fraction of the cost:
+// The hand-off of inputs to the task that consumes them: PipelineInlet → each session's pipeline
+// (its terms), and PipelineInlet → the pipeline's task (the sessions that start). It does what an
+// unbounded AsyncStream did here, for a fraction of the cost:
 // AsyncStream is generic code the standard library does not specialise, and profiling the
 // replay showed a quarter of its time in AsyncStream's yield/next and their generic-metadata
 // lookups. This one lives in Pipeline, so every use is specialised for its concrete element.

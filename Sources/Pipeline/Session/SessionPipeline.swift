@@ -19,6 +19,7 @@ struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
 
   private enum Output: Sendable {
     case partial(term: String, result: CategoryResult)
+    case waiting(term: String, category: String, wait: Duration)
     case answered(term: String, outcome: SearchOutcome, elapsedMilliseconds: Int64)
   }
 
@@ -30,7 +31,9 @@ struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     if configuration.progressive {
       progress = { @Sendable result in emit(.partial(term: term.text, result: result)) }
     }
-    let outcome = await fanOut.search(term, progress: progress)
+    let outcome = await fanOut.search(term, progress: progress) { category, wait in
+      emit(.waiting(term: term.text, category: category, wait: wait))
+    }
     let elapsed = start.duration(to: clock.now).wholeMilliseconds
     emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: elapsed))
   }
@@ -57,6 +60,9 @@ struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
           guard !term.isCleared else { continue }
           emitter.emit(
             .cancelled(term: term.text, reason: newer.isCleared ? .cleared : .superseded), session: session)
+        case .output(.waiting(let term, let category, let wait)):
+          emitter.emit(
+            .waiting(term: term, category: category, waitMilliseconds: wait.wholeMilliseconds), session: session)
         case .output(.partial(let term, let result)):
           emitter.emit(.partial(term: term, category: result), session: session)
         case .output(.answered(let term, let outcome, let elapsed)):

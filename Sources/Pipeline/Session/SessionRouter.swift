@@ -1,5 +1,7 @@
 // Sessions come and go: each gets its own input stream (and so its own pipeline task), and one
 // idle for long enough is forgotten, so memory stays bounded however many users pass through.
+// Idle sessions are looked for only when a line arrives (there is no timer): a session idle for
+// the timeout is forgotten at the first line after, at most half a timeout later.
 
 /// Routes terms to per-session streams and forgets idle sessions.
 struct SessionRouter<C: Clock> where C.Duration == Duration {
@@ -21,6 +23,7 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
 
   /// Sends `term` to `session`'s stream, calling `start` with a new stream for a new session.
   mutating func send(_ term: SearchTerm, to session: String?, start: (InputFeed<SearchTerm>) -> Void) {
+    // The parser turns `"session": ""` into nil, so "" never reaches here as a name.
     let key = session ?? ""
     let now = clock.now
     // One hash lookup per keystroke: this runs for every line of input.

@@ -26,29 +26,35 @@ public struct BlockingLineReader: ~Copyable {
   private var index = 0
   private var atEnd = false
   private let buffer: UnsafeMutableRawBufferPointer
+  /// When given, every wait for input also waits on it, and ends with `.stopped` when it fires.
+  private let stop: CancellationSignal?
 
   /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); the reader never
   /// closes it. Lines longer than `maxLineLength` bytes (default 1 MiB) are reported as too long.
-  public init(fileDescriptor: Int32, maxLineLength: Int = 1 << 20) {
-    self.init(descriptor: fileDescriptor, owned: false, maxLineLength: maxLineLength)
+  /// With `stop`, a wait for input ends with ``LineInputError/stopped`` once it is signalled.
+  public init(fileDescriptor: Int32, maxLineLength: Int = 1 << 20, stoppingOn stop: CancellationSignal? = nil) {
+    self.init(descriptor: fileDescriptor, owned: false, maxLineLength: maxLineLength, stop: stop)
   }
 
-  private init(descriptor: Int32, owned: Bool, maxLineLength: Int) {
+  private init(descriptor: Int32, owned: Bool, maxLineLength: Int, stop: CancellationSignal?) {
     self.descriptor = descriptor
     self.ownsDescriptor = owned
     self.splitter = LineSplitter(maxLineLength: maxLineLength)
     self.buffer = .allocate(byteCount: FileDescriptorIO.chunkSize, alignment: 1)
+    self.stop = stop
   }
 
   /// Opens `path` for reading (a regular file, a FIFO, a device) and returns a reader that closes
-  /// it at the end. Opening a FIFO blocks until a writer opens it, as `open(2)` does.
+  /// it at the end. Without `stop`, opening a FIFO blocks until a writer opens it, as `open(2)`
+  /// does. With `stop`, the file is opened without blocking and the first read waits for a
+  /// writer instead, so that signalling `stop` ends that wait too.
   ///
   /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
   public static func open(
-    path: String, maxLineLength: Int = 1 << 20
+    path: String, maxLineLength: Int = 1 << 20, stoppingOn stop: CancellationSignal? = nil
   ) throws(LineInputError) -> BlockingLineReader {
-    let descriptor = try FileDescriptorIO.openForReading(path: path, nonBlocking: false)
-    return BlockingLineReader(descriptor: descriptor, owned: true, maxLineLength: maxLineLength)
+    let descriptor = try FileDescriptorIO.openForReading(path: path, nonBlocking: stop != nil)
+    return BlockingLineReader(descriptor: descriptor, owned: true, maxLineLength: maxLineLength, stop: stop)
   }
 
   /// The next line, blocking until it is complete; nil at the end of the input, and after.
@@ -58,6 +64,7 @@ public struct BlockingLineReader: ~Copyable {
   ///
   /// - Throws: ``LineInputError/readFailed(errno:)`` if `read(2)` fails (EINTR is retried). The
   ///   lines read before the failure have been delivered; calling again retries the read.
+  ///   ``LineInputError/stopped`` when the reader's `stop` signal fired while it waited.
   public mutating func next() throws(LineInputError) -> InputLine? {
     while true {
       if index < lines.count {
@@ -67,9 +74,11 @@ public struct BlockingLineReader: ~Copyable {
       if atEnd { return nil }
       lines.removeAll(keepingCapacity: true)
       index = 0
+      // Wait in poll(2) rather than in read(2), so that a stop request ends the wait.
+      if let stop { try FileDescriptorIO.waitUntilReadable(descriptor, or: stop) }
       guard let count = try FileDescriptorIO.readChunk(descriptor, into: buffer) else {
-        // A non-blocking descriptor from the caller has nothing yet: wait instead of spinning.
-        try FileDescriptorIO.waitUntilReadable(descriptor)
+        // A non-blocking descriptor has nothing yet: wait instead of spinning.
+        if stop == nil { try FileDescriptorIO.waitUntilReadable(descriptor) }
         continue
       }
       if count == 0 {

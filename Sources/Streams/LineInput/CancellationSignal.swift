@@ -1,20 +1,35 @@
 // A self-pipe: the way to wake a thread blocked in poll(2) at once, with no time-out. The reader
 // thread polls its input and `readEnd` together; cancellation writes one byte to `writeEnd`.
+// Public so that a program can stop its own blocking readers and writers the same way.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
-final class CancellationSignal: Sendable {
+/// A one-shot wake-up for threads blocked in `poll(2)`: poll ``readEnd`` beside the descriptor
+/// you wait on, and ``signal()`` wakes every such wait at once, now and later.
+///
+/// Useful to make a blocking read or write observe a stop request, e.g. a signal handler's:
+///
+/// ```swift
+/// let stop = try CancellationSignal()
+/// var reader = try BlockingLineReader.open(path: "keys.fifo", stoppingOn: stop)
+/// // elsewhere, on SIGINT: stop.signal()   // reader.next() throws .stopped at once
+/// ```
+///
+/// Signalling is permanent: once signalled, ``readEnd`` stays readable, so a wait that starts
+/// afterwards returns at once too.
+public final class CancellationSignal: Sendable {
   /// Becomes readable, for good, once `signal()` has been called.
-  let readEnd: Int32
+  public let readEnd: Int32
   private let writeEnd: Int32
 
   /// Creates the pipe, close-on-exec so that child processes do not inherit it.
   ///
   /// - Throws: ``LineInputError/readFailed(errno:)`` if `pipe(2)` fails (e.g. `EMFILE`).
-  init() throws(LineInputError) {
+  public init() throws(LineInputError) {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw .readFailed(errno: errno) }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -22,11 +37,47 @@ final class CancellationSignal: Sendable {
     writeEnd = ends[1]
   }
 
-  /// Makes `readEnd` readable. Called at most once, so the pipe never fills.
-  func signal() {
+  /// Makes `readEnd` readable. Safe to call more than once (only the first call writes), and
+  /// from any thread; it never blocks.
+  public func signal() {
+    guard !signalled.exchange(true, ordering: .acquiringAndReleasing) else { return }
     var byte: UInt8 = 1
     while write(writeEnd, &byte, 1) < 0 && errno == EINTR {}
   }
+
+  /// What ``wait(for:ready:)`` saw.
+  public enum Wait: Sendable, Equatable {
+    /// The descriptor is ready (or at its end, or its other side is gone).
+    case ready
+    /// The signal fired while the descriptor was not ready.
+    case stopped
+    /// poll(2) failed with this errno.
+    case failed(errno: Int32)
+  }
+
+  /// Blocks until `descriptor` is ready for `events` (`POLLIN` or `POLLOUT`), or this signal
+  /// fires. Readiness wins when both hold, so work that can still be done is done.
+  public func wait(for descriptor: Int32, ready events: Int32) -> Wait {
+    var entries = [
+      pollfd(fd: descriptor, events: Int16(events), revents: 0),
+      pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      entries[0].revents = 0
+      entries[1].revents = 0
+      if poll(&entries, 2, -1) < 0 {
+        if errno == EINTR { continue }
+        return .failed(errno: errno)
+      }
+      if entries[0].revents != 0 { return .ready }
+      if entries[1].revents != 0 { return .stopped }
+    }
+  }
+
+  /// Whether ``signal()`` has been called.
+  public var isSignalled: Bool { signalled.load(ordering: .acquiring) }
+
+  private let signalled = Atomic<Bool>(false)
 
   deinit {
     FileDescriptorIO.closeDescriptor(readEnd)

@@ -62,4 +62,17 @@ extension FileDescriptorIO {
       if errno != EINTR { throw .readFailed(errno: errno) }
     }
   }
+
+  /// Blocks until `descriptor` is readable (or at end of file, or a FIFO's writer has come and
+  /// gone) or `stop` is signalled. Input that is ready is read first: a reader stops where it would
+  /// otherwise wait, and its caller checks for the stop between lines.
+  ///
+  /// - Throws: ``LineInputError/stopped`` once `stop` is signalled while nothing is ready.
+  static func waitUntilReadable(_ descriptor: Int32, or stop: CancellationSignal) throws(LineInputError) {
+    switch stop.wait(for: descriptor, ready: POLLIN) {
+    case .ready: return
+    case .stopped: throw .stopped
+    case .failed(let code): throw .readFailed(errno: code)
+    }
+  }
 }

@@ -15,6 +15,8 @@ public enum LineInputError: Error, Sendable, Equatable, CustomStringConvertible 
   case cannotOpen(path: String, errno: Int32)
   /// `read(2)` or `poll(2)` failed with `errno` (e.g. `EIO`, `EISDIR`).
   case readFailed(errno: Int32)
+  /// A reader given a ``CancellationSignal`` was stopped by it while waiting for input.
+  case stopped
 
   /// A one-line message naming the file and the system's reason, e.g.
   /// `cannot open 'input.txt': No such file or directory`.
@@ -24,6 +26,8 @@ public enum LineInputError: Error, Sendable, Equatable, CustomStringConvertible 
       "cannot open '\(path)': \(Self.message(for: code))"
     case .readFailed(let code):
       "cannot read input: \(Self.message(for: code))"
+    case .stopped:
+      "reading input was stopped"
     }
   }
 

@@ -28,6 +28,8 @@ import Darwin
 ///   ends, as ``InputLine/Content/tooLong(byteCount:)``. Its bytes are counted and dropped as they
 ///   arrive, so memory stays bounded by `maxLineLength` whatever the input.
 /// - Bad lines take a number like any other; the next line is read normally.
+/// - A UTF-8 byte-order mark (`EF BB BF`) at the very start of the input is dropped, as editors
+///   on Windows write one; anywhere else it is part of its line.
 public struct LineSplitter: Sendable {
   /// The longest line, in bytes without its terminator, delivered as text.
   public let maxLineLength: Int
@@ -40,6 +42,9 @@ public struct LineSplitter: Sendable {
   /// Whether the last discarded byte was `\r`, which is not counted if a `\n` follows.
   private var discardedEndsInReturn = false
   private var nextNumber: Int
+  /// How many bytes of a byte-order mark the input has begun with; nil once past the start.
+  private var markMatched: Int? = 0
+  private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
   /// Creates a splitter that numbers lines from `firstLineNumber` and reports lines longer than
   /// `maxLineLength` bytes (default 1 MiB; a negative value counts as 0) as too long.
@@ -57,6 +62,10 @@ public struct LineSplitter: Sendable {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     let end = bytes.count
     var start = 0
+    if markMatched != nil {
+      start = skipByteOrderMark(bytes)
+      if markMatched != nil { return }  // The chunk ended inside what may still be a mark.
+    }
     while start < end {
       guard let found = memchr(base + start, 0x0A, end - start) else {
         absorb(UnsafeRawBufferPointer(start: base + start, count: end - start))
@@ -89,9 +98,33 @@ public struct LineSplitter: Sendable {
   /// input. A `\r` at the very end is kept, since no `\n` follows it. Numbering goes on, so the
   /// splitter can be fed again (a FIFO followed across writers).
   public mutating func finish(into lines: inout [InputLine]) {
+    if let matched = markMatched {
+      // The input ended inside the beginning of a mark: those bytes were text after all.
+      markMatched = nil
+      Self.byteOrderMark[..<matched].withUnsafeBytes { absorb($0) }
+    }
     if !pending.isEmpty || discardedCount != nil {
       completePending(strippingReturn: false, into: &lines)
     }
+  }
+
+  /// At the start of the input: consumes the bytes of `bytes` that continue a byte-order mark and
+  /// returns where the text begins. `markMatched` becomes nil once the start is settled; a
+  /// partial mark followed by other bytes is given back as the start of the first line.
+  private mutating func skipByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var matched = markMatched ?? 0
+    var index = 0
+    while index < bytes.count, matched < Self.byteOrderMark.count {
+      guard bytes[index] == Self.byteOrderMark[matched] else {
+        markMatched = nil
+        Self.byteOrderMark[..<matched].withUnsafeBytes { absorb($0) }
+        return index
+      }
+      matched += 1
+      index += 1
+    }
+    markMatched = matched == Self.byteOrderMark.count ? nil : matched
+    return index
   }
 
   /// Keeps the bytes of an unfinished line, or only counts them once it is too long.

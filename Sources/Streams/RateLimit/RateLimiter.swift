@@ -48,7 +48,7 @@ import Synchronization
 ///
 /// ## Caveats
 /// `permits` below 1 counts as 1. A `window` of zero or less limits nothing.
-public final class RateLimiter<C: Clock>: Sendable where C.Duration == Duration {
+public final class RateLimiter<C: Clock>: RatePermits, Sendable where C.Duration == Duration {
   private typealias StateMachine = RateLimiterStateMachine<C.Instant>
 
   private let clock: C
@@ -66,6 +66,22 @@ public final class RateLimiter<C: Clock>: Sendable where C.Duration == Duration 
   /// - Throws: `CancellationError` when the task is cancelled before or while waiting; the
   ///   caller then holds no permit and its place in line goes to those behind it.
   public func acquire() async throws {
+    try await acquire(onWait: { _ in })
+  }
+
+  /// Like ``acquire()``, and when the caller has to wait, first tells `onWait` when its permit
+  /// is expected: the instant it would be granted if nobody ahead of it leaves the line.
+  ///
+  /// `onWait` is called at most once, synchronously, before the caller suspends; never when a
+  /// permit is free at once. The estimate is exact for the head of the line and for those whose
+  /// turn comes within one window; waiters who leave the line only make it come sooner.
+  ///
+  /// ```swift
+  /// try await limiter.acquire { expected in
+  ///   print("waiting \(clock.now.duration(to: expected)) for the rate budget")
+  /// }
+  /// ```
+  public func acquire(onWait: (C.Instant) -> Void) async throws {
     try Task.checkCancellation()
     let now = clock.now
     let id: UInt64
@@ -75,9 +91,11 @@ public final class RateLimiter<C: Clock>: Sendable where C.Duration == Duration 
       return
     case .sleep(let headID, let deadline):
       id = headID
+      onWait(deadline)
       turn = .sleep(until: deadline)
-    case .wait(let waiterID):
+    case .wait(let waiterID, let expected):
       id = waiterID
+      onWait(expected)
       turn = try await waitForTurn(waiterID)
     }
     // At the head of the line: one sleep until the oldest permit frees (again only if a clock

@@ -23,8 +23,9 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
     case proceed
     /// Nobody waits but no permit is free: the caller heads the line; sleep, then ``headWoke``.
     case sleep(id: UInt64, until: Instant)
-    /// Others wait: suspend on a continuation registered with ``register(_:continuation:)``.
-    case wait(id: UInt64)
+    /// Others wait: suspend on a continuation registered with ``register(_:continuation:)``;
+    /// the permit is expected at `expected` if nobody ahead leaves.
+    case wait(id: UInt64, expected: Instant)
   }
 
   enum HeadWokeAction {
@@ -63,7 +64,8 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
       // Others wait: queue behind them, even if a permit has just freed (it is theirs).
       line.append(lastID)
       waiters[lastID] = .reserved
-      return .wait(id: lastID)
+      // Positions in line: the head is 0, so this caller is line.count.
+      return .wait(id: lastID, expected: window.expectedGrant(forPosition: line.count, after: now))
     }
     if let deadline = window.nextFree(after: now) {
       // Nobody waits and the window is full: this caller heads the line.
@@ -178,6 +180,16 @@ private struct GrantWindow<Instant: InstantProtocol> where Instant.Duration == D
     guard grants.count == permits else { return nil }
     let frees = grants[oldest].advanced(by: window)
     return frees <= now ? nil : frees
+  }
+
+  /// When the waiter at `position` in line (the head is 0) gets its permit if nobody leaves:
+  /// each waiter takes the permit the grant `permits` places before it frees, a window later.
+  /// Never before `now`.
+  func expectedGrant(forPosition position: Int, after now: Instant) -> Instant {
+    guard grants.count == permits, window > .zero else { return now }
+    let freed = grants[(oldest + position) % permits]
+    let expected = freed.advanced(by: window * (position / permits + 1))
+    return max(expected, now)
   }
 
   mutating func record(_ now: Instant) {

@@ -26,16 +26,22 @@
 /// runner.advance(to: .milliseconds(2_000))   // the second call happens now
 /// ```
 ///
+/// With a `deadline`, a retry whose backoff would end at or after it is not made: the error of
+/// the attempt just failed is thrown at once. An operation that could not start before the
+/// deadline could not finish by it either, and its last failure says more than a timeout would.
+///
 /// - Returns: the first value `operation` returns.
 /// - Throws:
 ///   - the last error `operation` threw, when `shouldRetry` rejected it or it came from the
 ///     last allowed attempt;
 ///   - a `CancellationError` thrown by `operation` at once: a cancellation is never retried;
+///   - the last error `operation` threw, when the next backoff would reach `deadline`;
 ///   - `CancellationError` when the task is cancelled after a failed attempt that would have
 ///     been retried, or while it sleeps before the next attempt (it stops at once).
 public func withRetry<T: Sendable, C: Clock>(
   _ policy: RetryPolicy,
   clock: C,
+  until deadline: C.Instant? = nil,
   isolation: isolated (any Actor)? = #isolation,
   shouldRetry: (any Error) -> Bool = { _ in true },
   operation: () async throws -> T
@@ -47,7 +53,9 @@ public func withRetry<T: Sendable, C: Clock>(
     } catch {
       if error is CancellationError || attempt >= policy.maxAttempts || !shouldRetry(error) { throw error }
       try Task.checkCancellation()
-      try await clock.sleep(for: policy.backoff(beforeRetry: attempt))
+      let backoff = policy.backoff(beforeRetry: attempt)
+      if let deadline, clock.now.advanced(by: backoff) >= deadline { throw error }
+      try await clock.sleep(for: backoff)
       attempt += 1
     }
   }

@@ -54,6 +54,7 @@ final class EventOutput: Sendable {
         try writer.write(state.buffer)
         return nil
       } catch {
+        // Closed, failed, or stopped while the reader took nothing: no later event is written.
         state.closed = true
         if case .failed(let errno) = error { state.failure = errno }
         defer { state.onClosed = nil }

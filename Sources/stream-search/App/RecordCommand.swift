@@ -31,6 +31,9 @@ struct RecordCommand {
               try writer.write(keystroke.recordingLine)
             } catch .closed {
               return ExitStatus.success
+            } catch .stopped {
+              // A signal came while the output was full; its status is returned below.
+              return ExitStatus.success
             } catch {
               log.error("cannot write the recording: \(error)")
               return ExitStatus.ioError

@@ -20,10 +20,12 @@ struct ReplayCommand {
     let options = setup.options
     var reader: BlockingLineReader
     do {
+      // Reading waits on the stop request too, so a signal ends a wait for a FIFO's writer or
+      // for the next line of a stalled pipe at once.
       if let path = options.inputPath {
-        reader = try BlockingLineReader.open(path: path, maxLineLength: options.maxLineBytes)
+        reader = try BlockingLineReader.open(path: path, maxLineLength: options.maxLineBytes, stoppingOn: stop.wakeUp)
       } else {
-        reader = BlockingLineReader(fileDescriptor: 0, maxLineLength: options.maxLineBytes)
+        reader = BlockingLineReader(fileDescriptor: 0, maxLineLength: options.maxLineBytes, stoppingOn: stop.wakeUp)
       }
     } catch {
       log.error("\(error)")
@@ -34,11 +36,15 @@ struct ReplayCommand {
     }
     do {
       try driver.run(sink: output.write) {
-        // Checked between lines: a signal or a closed output is acted on at the next line.
-        if output.isClosed { throw Interruption.outputClosed }
+        // Checked between lines: a signal or a closed output is acted on at the next line, and a
+        // wait for input ends when a signal arrives. A signal decides the status even when the
+        // output was full when it came.
         if let signal = stop.signal { throw Interruption.signal(signal) }
+        if output.isClosed { throw Interruption.outputClosed }
         return try reader.next()?.replayLine
       }
+    } catch LineInputError.stopped {
+      return stop.signal?.exitStatus ?? .interrupted
     } catch Interruption.outputClosed {
       return output.failure == nil ? .success : .ioError
     } catch Interruption.signal(let signal) {
@@ -54,10 +60,14 @@ struct ReplayCommand {
   }
 }
 
-/// A termination signal, once one has arrived; read by whoever checks between steps.
+/// A termination signal, once one has arrived; read by whoever checks between steps, and woken
+/// on by whoever blocks in poll(2) (``wakeUp``).
 final class StopRequest: Sendable {
   private let received = Mutex<TerminationSignal?>(nil)
   private let onStop = Mutex<(@Sendable () -> Void)?>(nil)
+  /// Signalled when a stop is requested; nil only if no pipe could be made (then blocking
+  /// reads and writes are not interrupted, and checks between steps still are).
+  let wakeUp: CancellationSignal? = try? CancellationSignal()
 
   /// The first signal received, if any.
   var signal: TerminationSignal? { received.withLock { $0 } }
@@ -70,6 +80,7 @@ final class StopRequest: Sendable {
       return true
     }
     guard first else { return }
+    wakeUp?.signal()
     onStop.withLock { $0.take() }?()
   }
 

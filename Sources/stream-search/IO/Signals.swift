@@ -68,7 +68,13 @@ final class SignalObserver: Sendable {
   ///
   /// Blocks the calling thread until the dispatch sources are registered, a short wait for
   /// dispatch's own event thread, so that a signal sent after `init` returns is never lost.
-  init(_ observed: [TerminationSignal] = TerminationSignal.allCases) {
+  /// `onArrival`, when given, is called with each signal on the observer's own dispatch queue
+  /// before it is yielded: it runs even when every task thread is blocked (e.g. in a write to a
+  /// full pipe), so it is where a stop request must be made.
+  init(
+    _ observed: [TerminationSignal] = TerminationSignal.allCases,
+    onArrival: (@Sendable (TerminationSignal) -> Void)? = nil
+  ) {
     (signals, continuation) = AsyncStream.makeStream(of: TerminationSignal.self)
     let queue = DispatchQueue(label: "stream-search.signals")
     let registered = DispatchSemaphore(value: 0)
@@ -77,6 +83,7 @@ final class SignalObserver: Sendable {
       Self.prepare(signal)
       let source = DispatchSource.makeSignalSource(signal: signal.number, queue: queue)
       source.setEventHandler { [continuation] in
+        onArrival?(signal)
         continuation.yield(signal)
       }
       source.setRegistrationHandler {

@@ -69,6 +69,9 @@ struct CommandLineOptions: Equatable, Sendable {
   var retryBackoff = Duration.seconds(1)
   /// Most terms the cache keeps; 0 turns caching off.
   var cacheSize = 1_000
+  /// The largest `--cache-size` accepted: far more answers than memory holds, so a larger
+  /// number can only be a mistake. The cache grows as answers arrive, whatever the size.
+  static let maximumCacheSize = 10_000_000
   /// How long a cached answer stays fresh; nil means it never expires.
   var cacheTTL: Duration?
   /// Where the disk cache of network answers lives.

@@ -143,6 +143,11 @@ enum CommandLineParser {
       // Standard input cannot be re-read past its end; following needs a file to watch.
       throw .missingRequirement(option: "--follow", required: "--input PATH")
     }
+    if options.follow, options.replay {
+      // A replay reads its recording to the end in virtual time; following a FIFO would make it
+      // wait on the real clock for writers that may never come.
+      throw .conflictingOptions("--replay", "--follow")
+    }
     try resolveInteractive(draft, into: &options, stdinIsTerminal: stdinIsTerminal)
     return options
   }

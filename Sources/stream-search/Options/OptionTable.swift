@@ -92,7 +92,9 @@ enum OptionTable {
         draft.options.country = try ValueParser.country(value)
       },
       OptionSpec(
-        "--timeout", "DURATION", help: "Fail a request that takes longer than this.",
+        "--timeout", "DURATION",
+        help: "Per request, from when it is sent (not while it waits for --rate-limit), its retries "
+          + "included; when it passes during a retry's backoff, the last failure is reported.",
         default: defaults.timeout.commandLineText
       ) { draft, value throws(InvalidValue) in
         draft.options.timeout = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)
@@ -121,10 +123,11 @@ enum OptionTable {
     ]),
     OptionGroup(title: "CACHE OPTIONS", options: [
       OptionSpec(
-        "--cache-size", "N", help: "Most terms kept in the cache, in memory and on disk; 0 turns it off.",
+        "--cache-size", "N",
+        help: "Most terms kept in the cache, in memory and on disk, up to 10000000; 0 turns it off.",
         default: String(defaults.cacheSize)
       ) { draft, value throws(InvalidValue) in
-        draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...Int.max)
+        draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...CommandLineOptions.maximumCacheSize)
       },
       OptionSpec(
         "--cache-ttl", "DURATION", help: "Forget cached results after this long.", default: "never"

@@ -57,6 +57,11 @@ enum ValueParser {
       guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
         ["http", "https"].contains(scheme), let host = url.host, !host.isEmpty
       else { throw InvalidValue(reason: "expected catalog, itunes, or an http(s) URL with a host") }
+      // The tool writes every parameter itself; one already in the URL would be sent beside ours
+      // and could change which term the server answers for.
+      guard url.query == nil, url.fragment == nil, !text.contains("?"), !text.contains("#") else {
+        throw InvalidValue(reason: "the URL must have no query or fragment; the tool adds term, media and limit itself")
+      }
       return .url(url)
     }
   }

@@ -22,6 +22,7 @@ final class EventLog: Sendable {
     case .error(let term, let error): body = "error \(term) \(error.kind)"
     case .inputError(let line, _): body = "input_error \(line)"
     case .partial(let term, let result): body = "partial \(term) \(result.category.rawValue)"
+    case .waiting(let term, let category, let wait): body = "waiting \(term) \(category) \(wait)"
     case .summary: body = "summary"
     }
     return "\(session)\(body)@\(event.atMilliseconds)"

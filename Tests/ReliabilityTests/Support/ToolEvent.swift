@@ -26,6 +26,8 @@ struct ToolEvent: Sendable {
   var line: Int?
   /// `reason` on `cancelled` and `input_error`.
   var reason: String?
+  /// `category` on `waiting`.
+  var category: String?
   /// Integer fields of a `summary`.
   var counts: [String: Int]
 
@@ -41,6 +43,7 @@ struct ToolEvent: Sendable {
     source = object["source"] as? String
     line = object["line"] as? Int
     reason = object["reason"] as? String
+    category = object["category"] as? String
     counts = object.compactMapValues { $0 as? Int }
     disk = object["disk"] as? String
     categoryErrors = [:]
@@ -66,6 +69,7 @@ struct ToolEvent: Sendable {
     case "error": "error \(term ?? "") \(errorKind ?? "")"
     case "cancelled": "cancelled \(term ?? "") \(reason ?? "")"
     case "input_error": "input_error \(line ?? 0)"
+    case "waiting": "waiting \(term ?? "") \(category ?? "") \(counts["wait_ms"] ?? -1)"
     default: type
     }
   }

@@ -15,7 +15,7 @@ enum FoundationLineParser {
     do {
       value = try JSONSerialization.jsonObject(with: Data(buffer: bytes), options: [.fragmentsAllowed])
     } catch {
-      return .invalid(reason: Reason.invalidJSON)
+      return .invalid(reason: unreadableNumber(in: bytes) ?? Reason.invalidJSON)
     }
     guard let object = value as? [String: Any] else { return .invalid(reason: Reason.notAnObject) }
 
@@ -72,6 +72,56 @@ enum FoundationLineParser {
       }
       if double > Double(limit) { return .failure(MillisecondsRefusal(text: Reason.atTooLarge)) }
       return .success(Int64(double))
+    }
+  }
+
+  /// Why JSONSerialization refused `bytes`, when the cause is a number no Double holds (`1e400`):
+  /// the `at_ms` rule when it is the value of `at_ms`, else a number out of range. Nil when every
+  /// number reads, so the line is plain invalid JSON.
+  static func unreadableNumber(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    var index = 0
+    var lastString: ArraySlice<UInt8> = []
+    var afterColon = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        let start = index + 1
+        index = start
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+          index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        lastString = ArraySlice(bytes[start..<min(index, bytes.count)])
+        afterColon = false
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        let start = index
+        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if !(Double(text)?.isFinite ?? false) {
+          let isAt = afterColon && lastString.elementsEqual("at_ms".utf8)
+          return isAt ? InputLineParser.Reason.atTooLarge : InputLineParser.Reason.numberOutOfRange
+        }
+        afterColon = false
+        continue
+      case UInt8(ascii: ":"):
+        afterColon = true
+      case UInt8(ascii: ","), UInt8(ascii: "{"), UInt8(ascii: "["):
+        afterColon = false
+      default:
+        break
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  private static func isNumberByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+      UInt8(ascii: "e"), UInt8(ascii: "E"):
+      true
+    default:
+      false
     }
   }
 

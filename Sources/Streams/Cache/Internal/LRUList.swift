@@ -36,10 +36,15 @@ struct LRUList<Key: Hashable, Element> {
   @usableFromInline var newest = LRUList.none
   @usableFromInline var oldest = LRUList.none
 
+  /// How many slots are reserved up front; beyond it the store grows as entries arrive, so a
+  /// huge capacity costs nothing until it is used.
+  @inlinable static var initialReservation: Int { 1_024 }
+
   @inlinable init(capacity: Int) {
     self.capacity = max(0, capacity)
-    nodes.reserveCapacity(self.capacity)
-    slots.reserveCapacity(self.capacity)
+    let reserved = min(self.capacity, Self.initialReservation)
+    nodes.reserveCapacity(reserved)
+    slots.reserveCapacity(reserved)
   }
 
   @inlinable var count: Int { nodes.count }

@@ -1,4 +1,4 @@
-// The bookkeeping shared by the clocks whose time moves on command: who sleeps until when,
+// The bookkeeping of ManualClock (the clock a VirtualTimeRunner moves): who sleeps until when,
 // in what order they wake, and what happens when a sleeper is cancelled before or after it
 // registered. Callers hold a lock around every method; continuations are resumed outside it.
 

@@ -85,7 +85,7 @@ struct InteractiveState: Sendable {
       searchedTerm = nil
       show([], for: nil)
       status = .idle
-    case .cancelled, .inputError, .summary:
+    case .cancelled, .waiting, .inputError, .summary:
       // A cancelled search is followed by the newer one's events; the screen makes no bad lines
       // and ends before the summary matters.
       break

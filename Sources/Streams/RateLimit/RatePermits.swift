@@ -1,0 +1,27 @@
+// The seam between code that sends requests and whatever decides when it may: RateLimiter in
+// memory today; a budget shared between processes can take its place without the callers changing.
+
+/// Hands out permission to send one request, making callers wait when the budget is spent.
+///
+/// Useful to keep a fetcher under a service's quota while letting the quota's keeper change:
+/// the caller only asks for a permit and hears how long it may wait.
+///
+/// ```swift
+/// let permits: any RatePermits<ContinuousClock.Instant> =
+///   RateLimiter(permits: 20, per: .seconds(60), clock: ContinuousClock())
+/// try await permits.acquire { expected in showWaiting(until: expected) }
+/// let answer = try await send(request)
+/// ```
+///
+/// - **Element:** ``acquire(onWait:)`` returns once the caller holds a permit.
+/// - **Waiting:** when the caller must wait, `onWait` is called once, before it suspends, with
+///   the instant its permit is expected.
+/// - **Cancellation:** a caller cancelled before or while waiting throws `CancellationError`
+///   and holds no permit.
+public protocol RatePermits<Instant>: Sendable {
+  /// The instants of the clock the permits are measured on.
+  associatedtype Instant: InstantProtocol
+
+  /// Waits until the caller may send one request; `onWait` hears when, if it has to wait.
+  func acquire(onWait: (Instant) -> Void) async throws
+}

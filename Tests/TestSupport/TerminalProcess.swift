@@ -55,6 +55,10 @@ public final class TerminalProcess: Sendable {
     let condition: @Sendable (TerminalSnapshot) -> Bool
     let deadline: ContinuousClock.Instant
     let continuation: CheckedContinuation<ContinuousClock.Instant?, Never>
+    /// Bytes typed on the reader thread the moment `condition` holds, before the waiting task
+    /// resumes: a loaded test pool may take seconds to run that task, and a test of timing
+    /// (typing before an answer arrives) must not depend on it.
+    var reaction: [UInt8] = []
   }
 
   private struct State {
@@ -154,14 +158,27 @@ public final class TerminalProcess: Sendable {
   public func wait(
     timeout: Duration = .seconds(20), until condition: @escaping @Sendable (TerminalSnapshot) -> Bool
   ) async -> ContinuousClock.Instant? {
+    await wait(timeout: timeout, thenType: [], until: condition)
+  }
+
+  /// Waits as `wait(timeout:until:)` does, and types `reaction` as soon as `condition` holds,
+  /// from the thread that saw it (not at the deadline).
+  public func wait(
+    timeout: Duration = .seconds(20), thenType reaction: [UInt8],
+    until condition: @escaping @Sendable (TerminalSnapshot) -> Bool
+  ) async -> ContinuousClock.Instant? {
     let deadline = ContinuousClock.now + timeout
     return await withCheckedContinuation { continuation in
       let now = state.withLock { state -> Bool in
         if condition(state.snapshot) { return true }
-        state.waiters.append(Waiter(condition: condition, deadline: deadline, continuation: continuation))
+        state.waiters.append(
+          Waiter(condition: condition, deadline: deadline, continuation: continuation, reaction: reaction))
         return false
       }
-      if now { continuation.resume(returning: ContinuousClock.now) }
+      if now {
+        type(reaction)
+        continuation.resume(returning: ContinuousClock.now)
+      }
     }
   }
 
@@ -249,6 +266,7 @@ public final class TerminalProcess: Sendable {
   private func deliver(terminalBytes: [UInt8], outputBytes: [UInt8], exit: ChildExit?) {
     let now = ContinuousClock.now
     typealias Resumption = (CheckedContinuation<ContinuousClock.Instant?, Never>, ContinuousClock.Instant?)
+    var reactions: [UInt8] = []
     let due = state.withLock { state -> [Resumption] in
       state.snapshot.terminal += terminalBytes
       state.snapshot.standardOutput += outputBytes
@@ -257,6 +275,7 @@ public final class TerminalProcess: Sendable {
       var due: [Resumption] = []
       state.waiters.removeAll { waiter in
         if waiter.condition(snapshot) {
+          reactions += waiter.reaction
           due.append((waiter.continuation, now))
         } else if now >= waiter.deadline {
           due.append((waiter.continuation, nil))
@@ -267,6 +286,7 @@ public final class TerminalProcess: Sendable {
       }
       return due
     }
+    if !reactions.isEmpty { type(reactions) }
     for (continuation, instant) in due { continuation.resume(returning: instant) }
   }
 

@@ -1,7 +1,7 @@
 // The runner's contract: exact virtual time, quiescence before time moves, stalls reported.
 import Streams
+import StreamsTesting
 import Synchronization
-import TestSupport
 import Testing
 
 @Suite struct VirtualTimeRunnerTests {
@@ -120,4 +120,29 @@ extension VirtualTimeRunnerTests {
 actor Log {
   var entries: [String] = []
   func add(_ entry: String) { entries.append(entry) }
+}
+
+extension VirtualTimeRunnerTests {
+  /// What Swift 6.3.1 does, and the docs say: a plain `Task {}` started from a task on the
+  /// runner keeps the runner's executor preference; `Task.detached` drops it.
+  @Test func aPlainTaskKeepsTheRunnersExecutorAndADetachedOneDoesNot() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let (plain, detached, wokeAt) = try runner.run { () -> (Bool, Bool, Int64) in
+      let plain = Task { () -> (Bool, Int64) in
+        let prefers = withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil }
+        try? await clock.sleep(for: .milliseconds(5))
+        return (prefers, clock.now.milliseconds)
+      }
+      let (prefers, wokeAt) = await plain.value
+      // Detached work runs elsewhere: awaited as outside work, or the run could stall first.
+      let detached = await withExternalWork {
+        await Task.detached { withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil } }.value
+      }
+      return (prefers, detached, wokeAt)
+    }
+    #expect(plain)
+    #expect(!detached)
+    #expect(wokeAt == 5)
+  }
 }

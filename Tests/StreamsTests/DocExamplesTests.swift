@@ -24,10 +24,10 @@ import Testing
     try runner.finish(task)
   }
 
-  @MainActor @Test func searchesHalfASecondAfterTheLastKeystroke() async {
+  @MainActor @Test func searchesHalfASecondAfterTheLastKeystroke() async throws {
     let runner = VirtualTimeRunner()
     let model = SearchModel(clock: runner.clock)
-    model.queryChanged("tay")
+    try await runner.drive { await model.queryChanged("tay") }
     await runner.drive(until: .milliseconds(499)); #expect(model.results.isEmpty)
     await runner.drive(until: .milliseconds(500)); #expect(model.results == ["tay"])
   }
@@ -45,6 +45,7 @@ import Testing
     clock.advance(by: .milliseconds(1))     // now it wakes
     try await task.value                    // woke.values == [500]
     #expect(woke.values == [500])
+    #expect(clock.sleeperCount == 0)
   }
 
   @Test func waitForSleepers() async throws {

@@ -7,11 +7,12 @@ public enum MainActorOrdering: Sendable, Hashable {
   /// From the start. What tests of `@MainActor` code want; `withVirtualTime` (StreamsTesting)
   /// creates its runners this way.
   case always
-  /// From the first sign of main-actor code: an `async` driving call (`drive…`), or a
-  /// `finish`/`run` that would stall while the main queue still had work for the run. Until
-  /// then the runner does not touch the main queue. A test whose first contact with main-actor
-  /// code is `start` followed by `advance` may see time move before that code has run: use
-  /// ``always`` there.
+  /// From the first sign of main-actor code: a job enqueued on the runner from the main queue
+  /// (main-actor code calling back into a runner task), an `async` driving call (`drive…`), or
+  /// a `finish`/`run` that would stall while the main queue still had work for the run. Until
+  /// then the runner does not touch the main queue, so the first contact with main-actor code
+  /// is not ordered: a test that starts main-actor work and then calls `advance` may see time
+  /// move before that work has run. Tests of main-actor code should use ``always``.
   case onceSeen
   /// Never: for code with no main-actor part, or a process whose main queue does not run.
   case never

@@ -37,9 +37,20 @@ final class VirtualExecutor: TaskExecutor {
 
   private let queue = Mutex(State())
   private let doorbell = DispatchSemaphore(value: 0)
+  /// Whether to watch for jobs enqueued from the main queue (``MainActorOrdering/onceSeen``).
+  private let watchesMainQueue: Bool
+  /// Whether a job came from the main queue: main-actor code takes part in the run.
+  let mainActorSeen = Atomic(false)
+
+  init(watchesMainQueue: Bool) { self.watchesMainQueue = watchesMainQueue }
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    // Main-actor code hopping back onto the runner enqueues from the main queue. Checked only
+    // until seen, so a run without main-actor code pays one check per job, and no more after.
+    if watchesMainQueue, !mainActorSeen.load(ordering: .relaxed), MainQueue.isCurrent {
+      mainActorSeen.store(true, ordering: .releasing)
+    }
     let wake = queue.withLock { state in
       state.jobs.append(job)
       state.activity &+= 1

@@ -9,11 +9,17 @@ extension VirtualTimeRunner {
   /// Useful in a `@MainActor` test: the main actor runs the model's jobs, in order with the
   /// runner's, while the runner moves time; afterwards the test reads the model directly.
   ///
+  /// > Important: Call into the model from a runner task (`runner.drive { await … }`), not
+  /// > directly from the test. A `Task {}` the model starts then keeps the runner's executor
+  /// > preference, so the nonisolated async functions it calls (`clock.sleep`, an actor's
+  /// > methods) run on the runner. Started from the test itself, they run on the global pool,
+  /// > which the runner does not order.
+  ///
   /// ```swift
-  /// @MainActor @Test func searchesHalfASecondAfterTheLastKeystroke() async {
+  /// @MainActor @Test func searchesHalfASecondAfterTheLastKeystroke() async throws {
   ///   let runner = VirtualTimeRunner()
   ///   let model = SearchModel(clock: runner.clock)
-  ///   model.queryChanged("tay")
+  ///   try await runner.drive { await model.queryChanged("tay") }
   ///   await runner.drive(until: .milliseconds(499)); #expect(model.results.isEmpty)
   ///   await runner.drive(until: .milliseconds(500)); #expect(model.results == ["tay"])
   /// }

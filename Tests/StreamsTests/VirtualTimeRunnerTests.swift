@@ -125,10 +125,12 @@ actor Log {
 extension VirtualTimeRunnerTests {
   /// What Swift 6.3.1 does, and the docs say: a plain `Task {}` started from a task on the
   /// runner keeps the runner's executor preference; `Task.detached` drops it.
-  @Test func aPlainTaskKeepsTheRunnersExecutorAndADetachedOneDoesNot() throws {
+  /// Async, with `drive`: a synchronous driving call would block a cooperative thread, and the
+  /// detached task needs one (the pool has as many as cores, two here).
+  @Test func aPlainTaskKeepsTheRunnersExecutorAndADetachedOneDoesNot() async throws {
     let runner = VirtualTimeRunner()
     let clock = runner.clock
-    let (plain, detached, wokeAt) = try runner.run { () -> (Bool, Bool, Int64) in
+    let (plain, detached, wokeAt) = try await runner.drive { () -> (Bool, Bool, Int64) in
       let plain = Task { () -> (Bool, Int64) in
         let prefers = withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil }
         try? await clock.sleep(for: .milliseconds(5))

@@ -8,11 +8,13 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "Streams", targets: ["Streams"]),
+    .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
     .library(name: "Pipeline", targets: ["Pipeline"]),
     .executable(name: "stream-search", targets: ["stream-search"]),
   ],
   targets: [
     .target(name: "Streams"),
+    .target(name: "StreamsTesting", dependencies: ["Streams"]),
     // The disk cache's database: the system library, no package (apt libsqlite3-dev, brew sqlite).
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // The built-in catalog's bytes: a C target compiles them far faster than a Swift literal.
@@ -26,8 +28,8 @@ let package = Package(
       name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "StreamsTests", dependencies: ["Streams", "TestSupport"]),
+    .target(name: "TestSupport", dependencies: ["StreamsTesting"], path: "Tests/TestSupport"),
+    .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "TestSupport"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CatalogFiller"]),
     .testTarget(
       name: "CommandLineTests",

@@ -34,12 +34,31 @@ public struct SearchRequest: Sendable, Hashable {
 ///
 /// Implementations must be cancellable: when the calling task is cancelled, stop the work
 /// (abort a network request) and throw `CancellationError`.
+///
+/// A stub for tests needs only `name` and `search(_:)`; its simulated latency sleeps on the
+/// clock the test drives:
+///
+/// ```swift
+/// struct SlowStub: SearchSource {
+///   let clock: ManualClock
+///   var name: String { "stub" }
+///   func search(_ request: SearchRequest) async throws -> [SearchItem] {
+///     try await clock.sleep(for: .milliseconds(120))
+///     return []
+///   }
+/// }
+/// ```
 public protocol SearchSource: Sendable {
   /// A short stable name ("catalog", "itunes", or the server's URL), part of every cache key.
   var name: String { get }
 
-  /// Whether answers come over the network (reported as `network` in events) rather than from a
-  /// local catalog (`catalog`). Defaults to true.
+  /// Whether answers come over a real network, in real time. Defaults to false.
+  ///
+  /// True makes events report `source: network` rather than `catalog`, and makes the pipeline
+  /// wrap each call in `withExternalWork`, so a `VirtualTimeRunner` replaying over a real
+  /// server waits for the answer instead of moving virtual time past it. Only sources that do
+  /// real I/O (`ITunesSource`) say true. A stub whose latency sleeps on a test clock keeps the
+  /// default: its wait is virtual time, which the runner moves itself.
   var isNetwork: Bool { get }
 
   /// The items matching `request`, at most `request.limit` of them, best first.
@@ -49,8 +68,9 @@ public protocol SearchSource: Sendable {
 }
 
 extension SearchSource {
-  /// Sources are remote unless they say otherwise.
-  public var isNetwork: Bool { true }
+  /// Sources are local (a catalog, a stub) unless they say they do real I/O; a wrong false
+  /// costs a replay over a real server its determinism, a wrong true once deadlocked stubs.
+  public var isNetwork: Bool { false }
 }
 
 /// Why a source could not answer.

@@ -1,7 +1,7 @@
 // AsyncCache.storedValues: all hits answer at once and count, one miss or expired entry answers
 // nil and changes nothing (no hit counted, no entry marked used).
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct AsyncCacheStoredValuesTests {

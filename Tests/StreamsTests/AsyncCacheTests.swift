@@ -1,7 +1,7 @@
 // AsyncCache in virtual time: hits and misses, coalescing of loads in flight, exact expiry,
 // least-recently-used eviction, failures, and what cancelling a waiter does to a shared load.
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct AsyncCacheTests {

@@ -1,6 +1,6 @@
 // debounce in virtual time: exact deadlines, replacement, zero periods, finish, failure, cancel.
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct DebounceTests {

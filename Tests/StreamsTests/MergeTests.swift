@@ -1,6 +1,6 @@
 // merge in virtual time: interleaving by time, any number of bases, finish, failure, cancel.
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct MergeTests {

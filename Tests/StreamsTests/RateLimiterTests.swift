@@ -1,7 +1,7 @@
 // RateLimiter in virtual time: the sliding window to the millisecond, FIFO order, and what a
 // cancelled waiter gives back.
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct RateLimiterTests {

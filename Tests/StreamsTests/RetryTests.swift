@@ -1,7 +1,7 @@
 // withRetry and RetryPolicy in virtual time: each attempt at its exact instant, the attempt
 // limit, the last error, and cancellation never retried.
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct RetryTests {

@@ -1,8 +1,8 @@
 // switchMap and mapLatest in virtual time: children, supersession, stale outputs, finish,
 // failure and cancellation.
 import Streams
+import StreamsTesting
 import Synchronization
-import TestSupport
 import Testing
 
 @Suite struct SwitchMapTests {

@@ -1,7 +1,7 @@
 // withTimeout in virtual time: a fast answer does not wait for the timer, a slow one is cut off
 // at exactly the limit, and the caller's cancellation stays a cancellation.
 import Streams
-import TestSupport
+import StreamsTesting
 import Testing
 
 @Suite struct TimeoutTests {

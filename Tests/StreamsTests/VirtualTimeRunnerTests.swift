@@ -1,7 +1,7 @@
 // The runner's contract: exact virtual time, quiescence before time moves, stalls reported.
 import Streams
+import StreamsTesting
 import Synchronization
-import TestSupport
 import Testing
 
 @Suite struct VirtualTimeRunnerTests {
@@ -120,4 +120,28 @@ extension VirtualTimeRunnerTests {
 actor Log {
   var entries: [String] = []
   func add(_ entry: String) { entries.append(entry) }
+}
+
+extension VirtualTimeRunnerTests {
+  /// What Swift 6.3.1 does, and the docs say: a plain `Task {}` started from a task on the
+  /// runner keeps the runner's executor preference; `Task.detached` drops it.
+  /// The detached task is awaited after the run, outside the runner: it needs the global pool,
+  /// whose threads (as many as cores, two here) other tests' synchronous driving calls may hold
+  /// for longer than the runner's watchdog.
+  @Test func aPlainTaskKeepsTheRunnersExecutorAndADetachedOneDoesNot() async throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let (plain, wokeAt, detached) = try await runner.drive { () -> (Bool, Int64, Task<Bool, Never>) in
+      let plain = Task { () -> (Bool, Int64) in
+        let prefers = withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil }
+        try? await clock.sleep(for: .milliseconds(5))
+        return (prefers, clock.now.milliseconds)
+      }
+      let (prefers, wokeAt) = await plain.value
+      return (prefers, wokeAt, Task.detached { withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil } })
+    }
+    #expect(plain)
+    #expect(wokeAt == 5)
+    #expect(await detached.value == false)
+  }
 }

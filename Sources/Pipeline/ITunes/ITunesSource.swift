@@ -33,6 +33,8 @@ public final class ITunesSource: MultiCategorySearchSource {
   public let requestTimeout: Duration?
   /// "itunes" for the default endpoint, else the endpoint's URL.
   public let name: String
+  /// True: answers come over the network, in real time.
+  public var isNetwork: Bool { true }
   private let fetcher: BoundedFetcher
 
   /// Creates a source.

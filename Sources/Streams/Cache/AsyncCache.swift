@@ -22,9 +22,9 @@
 ///                                                  clock: runner.clock)
 /// try runner.run { _ = try await cache.value(for: "a") { 1 } }       // loaded at 0 ms
 /// runner.advance(to: .milliseconds(999))
-/// try runner.run { try await cache.value(for: "a") { 2 }.origin }  // .cached
+/// let hit = try runner.run { try await cache.value(for: "a") { 2 }.origin }   // .cached
 /// runner.advance(to: .milliseconds(1_000))
-/// try runner.run { try await cache.value(for: "a") { 2 }.origin }  // .loaded (expired)
+/// let miss = try runner.run { try await cache.value(for: "a") { 2 }.origin }  // .loaded (expired)
 /// ```
 ///
 /// ## Detailed design

@@ -8,10 +8,21 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let task = Task { try await clock.sleep(for: .milliseconds(500)) }
+/// let woke = Recorder<Int64>()
+/// let task = Task {
+///   try await clock.sleep(for: .milliseconds(500))
+///   woke.append(clock.now.milliseconds)
+/// }
+/// try await clock.waitForSleepers(1)       // StreamsTesting: the sleep has registered
 /// clock.advance(by: .milliseconds(499))   // the task still sleeps
 /// clock.advance(by: .milliseconds(1))     // now it wakes
+/// try await task.value                    // woke.values == [500]
 /// ```
+///
+/// > Important: A task's sleep registers only when the task gets to it. Advancing before then
+/// > moves time under a task that has not started waiting, which then sleeps 500 ms from the
+/// > new `now`. Await the sleeper first (`waitForSleepers`, from StreamsTesting), or drive the
+/// > code with ``VirtualTimeRunner``, which runs everything due before it moves time.
 ///
 /// ## Semantics
 /// - A sleep whose deadline has already been reached (or a negative duration) returns at once
@@ -80,17 +91,43 @@ public final class ManualClock: Clock, Sendable {
       deadline.offset <= state.now ? nil : state.reserve()
     }
     guard let id else { return }
+    // Outside work asleep here is virtual: the runner must move time rather than wait for it.
+    let outsideWork = ExternalWorkScope.executor
+    outsideWork?.externalWorkSleeps(true)
+    defer { outsideWork?.externalWorkSleeps(false) }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: SleeperQueue.Continuation) in
-        let immediate = sleepers.withLock {
-          $0.register(id, deadline: deadline.offset, continuation: continuation)
+        let (immediate, satisfied) = sleepers.withLock {
+          ($0.register(id, deadline: deadline.offset, continuation: continuation), $0.takeSatisfiedCountWaiters())
         }
         if let immediate { continuation.resume(with: immediate) }
+        for waiter in satisfied { waiter.resume() }
       }
     } onCancel: {
       sleepers.withLock { $0.cancel(id) }?.resume(throwing: CancellationError())
     }
   }
+
+  /// Suspends until at least `count` tasks are asleep on this clock, or until
+  /// ``abandonSleeperWait(_:)`` is called with `id` (from ``reserveSleeperWaitID()``).
+  /// StreamsTesting bounds it in real time; it does not poll.
+  package func awaitSleepers(atLeast count: Int, id: UInt64) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let waits = sleepers.withLock { $0.awaitCount(count, id: id, continuation: continuation) }
+      if !waits { continuation.resume() }
+    }
+  }
+
+  /// An id for ``awaitSleepers(atLeast:id:)``.
+  package func reserveSleeperWaitID() -> UInt64 { sleepers.withLock { $0.reserveWaiterID() } }
+
+  /// Resumes the task awaiting sleepers under `id`, if it still waits.
+  package func abandonSleeperWait(_ id: UInt64) {
+    sleepers.withLock { $0.removeCountWaiter(id) }?.resume()
+  }
+
+  /// Changes whenever a sleeper registers, wakes or is cancelled.
+  var sleeperChanges: UInt64 { sleepers.withLock { $0.changes } }
 
   /// Moves time forward by `duration` and wakes every sleeper due by then, earliest first.
   public func advance(by duration: Duration) {

@@ -1,6 +1,8 @@
-// Unstructured tasks do not inherit a task executor preference (SE-0417): a `Task {}` started
-// inside a virtual-time run would escape to the global pool and race the runner. Every
-// unstructured task in this package is started through these initialisers instead.
+// SE-0417 does not promise that unstructured tasks inherit a task executor preference. Swift
+// 6.3.1 passes it to a plain `Task {}` started from a task (VirtualTimeRunnerTests checks), but
+// this package does not rely on that: every unstructured task in it is started through these
+// initialisers, which read the runner's executor from a task-local, so a `Task {}` started
+// inside a virtual-time run cannot escape to the global pool and race the runner.
 
 /// The task executor that tasks started by a ``VirtualTimeRunner`` prefer, carried in a
 /// task-local value because task-locals, unlike executor preferences, are copied into

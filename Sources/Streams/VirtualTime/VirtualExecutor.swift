@@ -6,16 +6,24 @@ import Synchronization
 /// A `TaskExecutor` that queues jobs for the thread that drives it.
 ///
 /// Jobs may be enqueued from any thread (a continuation resumed by real I/O, say); they run only
-/// inside ``runPendingJobs()``, one at a time, in the order they were enqueued.
+/// inside ``runPendingJobs(until:)``, one at a time, in the order they were enqueued.
 ///
 /// It also counts work in flight outside virtual time (``beginExternalWork()``), so the driver
 /// can wait for it, blocking, instead of moving time past an answer that is still on its way.
+/// Outside work that is asleep on a `ManualClock` is not waited for: only the runner can wake it.
 final class VirtualExecutor: TaskExecutor {
   private struct State {
     var jobs = FIFOQueue<UnownedJob>()
     var externalWork = 0
+    /// Outside work now asleep on a manual clock: virtual, so not waited for.
+    var externalWorkAsleep = 0
+    /// Bumped by every enqueue and every change of outside work: the driver compares it across
+    /// a main-queue round to tell whether anything happened.
+    var activity: UInt64 = 0
     /// The driver sleeps on `doorbell` and must be woken by the next job or the end of outside work.
     var driverWaits = false
+
+    var externalWorkAwake: Int { externalWork - externalWorkAsleep }
 
     /// Whether the driver waits for a ring, clearing the flag: each wait is rung at most once.
     mutating func takeDriverWaiting() -> Bool {
@@ -24,13 +32,28 @@ final class VirtualExecutor: TaskExecutor {
     }
   }
 
+  /// What ``waitForExternalWork(deadline:)`` found.
+  enum ExternalWait { case jobsMayRun, nothingInFlight, timedOut }
+
   private let queue = Mutex(State())
   private let doorbell = DispatchSemaphore(value: 0)
+  /// Whether to watch for jobs enqueued from the main queue (``MainActorOrdering/onceSeen``).
+  private let watchesMainQueue: Bool
+  /// Whether a job came from the main queue: main-actor code takes part in the run.
+  let mainActorSeen = Atomic(false)
+
+  init(watchesMainQueue: Bool) { self.watchesMainQueue = watchesMainQueue }
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    // Main-actor code hopping back onto the runner enqueues from the main queue. Checked only
+    // until seen, so a run without main-actor code pays one check per job, and no more after.
+    if watchesMainQueue, !mainActorSeen.load(ordering: .relaxed), MainQueue.isCurrent {
+      mainActorSeen.store(true, ordering: .releasing)
+    }
     let wake = queue.withLock { state in
       state.jobs.append(job)
+      state.activity &+= 1
       return state.takeDriverWaiting()
     }
     if wake { doorbell.signal() }
@@ -38,45 +61,71 @@ final class VirtualExecutor: TaskExecutor {
 
   /// Work that will complete outside virtual time (real I/O) has started.
   func beginExternalWork() {
-    queue.withLock { $0.externalWork += 1 }
+    queue.withLock {
+      $0.externalWork += 1
+      $0.activity &+= 1
+    }
   }
 
   /// Work that completes outside virtual time has ended.
   func endExternalWork() {
+    changeExternalWork { $0.externalWork -= 1 }
+  }
+
+  /// Outside work went to sleep on a manual clock (`true`) or woke from it (`false`).
+  func externalWorkSleeps(_ asleep: Bool) {
+    changeExternalWork { $0.externalWorkAsleep += asleep ? 1 : -1 }
+  }
+
+  private func changeExternalWork(_ change: (inout State) -> Void) {
     let wake = queue.withLock { state in
-      state.externalWork -= 1
+      change(&state)
+      state.activity &+= 1
       return state.takeDriverWaiting()
     }
     if wake { doorbell.signal() }
   }
 
-  /// When no job is queued but outside work is in flight, blocks until a job arrives or the
-  /// outside work ends. Returns whether there may be jobs to run.
-  func waitForExternalWork() -> Bool {
+  /// When no job is queued but outside work is in flight and awake, blocks until a job arrives,
+  /// the outside work ends or falls asleep on a manual clock, or `deadline` passes.
+  func waitForExternalWork(deadline: DispatchTime) -> ExternalWait {
     while true {
       let mustWait = queue.withLock { state -> Bool? in
         if state.jobs.count > 0 { return nil }
-        if state.externalWork == 0 { return false }
+        if state.externalWorkAwake <= 0 { return false }
         state.driverWaits = true
         return true
       }
-      guard let mustWait else { return true }
-      guard mustWait else { return false }
-      doorbell.wait()
+      guard let mustWait else { return .jobsMayRun }
+      guard mustWait else { return .nothingInFlight }
+      if doorbell.wait(timeout: deadline) == .timedOut {
+        // Take back the request to be rung; if a ring raced the timeout, consume it.
+        let rung = !queue.withLock { $0.takeDriverWaiting() }
+        if rung { doorbell.wait() }
+        return .timedOut
+      }
     }
   }
 
-  /// Runs queued jobs, including those they enqueue, until none is left. Returns how many ran.
+  /// Runs queued jobs, including those they enqueue, until none is left or `deadline` has
+  /// passed (checked every 256 jobs). Returns how many ran.
   @discardableResult
-  func runPendingJobs() -> Int {
+  func runPendingJobs(until deadline: DispatchTime = .distantFuture) -> Int {
     var ran = 0
     while let job = queue.withLock({ $0.jobs.popFirst() }) {
       job.runSynchronously(on: asUnownedTaskExecutor())
       ran += 1
+      if ran & 255 == 0, DispatchTime.now() >= deadline { break }
     }
     return ran
   }
 
   /// How many jobs wait to run.
   var pendingJobCount: Int { queue.withLock { $0.jobs.count } }
+
+  /// Outside work in flight that the runner waits for (not asleep on a manual clock).
+  var externalWorkInFlight: Int { queue.withLock { $0.externalWorkAwake } }
+
+  /// A counter that changes whenever a job is enqueued or outside work changes.
+  var activity: UInt64 { queue.withLock { $0.activity } }
 }

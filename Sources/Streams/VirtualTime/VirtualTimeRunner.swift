@@ -1,58 +1,115 @@
-// Deterministic virtual time: async code runs on one thread, one job at a time, and time jumps
-// to the next deadline only when nothing can run. The same input gives the same output, event
-// for event, on every run and every machine.
+// Deterministic virtual time: async code runs one job at a time, and time jumps to the next
+// deadline only when nothing can run. The same input gives the same output, event for event,
+// on every run and every machine, main-actor code included.
+import Dispatch
+import Foundation
 import Synchronization
 
 /// Runs async code in virtual time, deterministically.
 ///
 /// Useful for testing anything that waits on a clock (debounce, timeouts, retries, simulated
-/// latency) in exact milliseconds, and for replaying recorded input faster than real time.
+/// latency) in exact milliseconds, `@MainActor` view models included, and for replaying
+/// recorded input faster than real time.
 ///
 /// Tasks started with ``start(_:)`` or ``run(_:)`` prefer the runner's task executor, so their
 /// jobs, and those of their child tasks, task groups and default actors, are queued for the
-/// thread that drives the runner and run there one at a time. Time is ``clock``, a
-/// ``ManualClock``: it moves only when the runner is driven.
+/// runner and run one at a time. Time is ``clock``, a ``ManualClock``: it moves only when the
+/// runner is driven.
 ///
 /// ```swift
 /// let runner = VirtualTimeRunner()
 /// let clock = runner.clock
 /// let (input, feed) = AsyncStream.makeStream(of: String.self)
-/// let seen = Recorder<String>()
+/// let seen = Recorder<String>()               // StreamsTesting
 /// let task = runner.start {
-///   for await text in input.debounce(for: .milliseconds(300), clock: clock) { seen.append(text) }
+///   for try await text in input.debounce(for: .milliseconds(300), clock: clock) { seen.append(text) }
 /// }
 /// feed.yield("tay")
-/// runner.advance(to: .milliseconds(299))   // seen.values == []
-/// runner.advance(to: .milliseconds(300))   // seen.values == ["tay"]
+/// runner.advance(to: .milliseconds(299))      // seen.values == []
+/// runner.advance(to: .milliseconds(300))      // seen.values == ["tay"]
 /// feed.finish()
 /// try runner.finish(task)
 /// ```
+///
+/// From `@MainActor` code (a `@MainActor` test of a view model), use the `async` forms,
+/// `drive(until:)`, `drive(for:)`, `drive()`, `drive(_:)`: they drive the runner from another
+/// thread while the main actor is free to run the model's jobs.
 ///
 /// ## Ordering
 /// - Driving first runs every queued job, and every job those enqueue, until none is left
 ///   (quiescence). Only then may time move, to the earliest sleeper's deadline, where the
 ///   sleepers due at that instant wake in (deadline, registration) order; then jobs run again.
 /// - ``advance(to:)`` is inclusive: a deadline equal to the target instant fires.
+/// - Main-actor jobs (see ``MainActorOrdering`` for when): with a call made off the main queue,
+///   the runner's jobs and its clock's wake-ups run on the main queue, in blocks between the
+///   main actor's own jobs, so both kinds run on one thread in one first-in-first-out order.
+///   Time moves only after two blocks in a row during which the runner saw nothing happen (no
+///   job enqueued, no sleeper registered, woken or cancelled, no outside work begun or ended):
+///   a main-actor job that only schedules another main-actor job still runs before time moves.
+///   A longer chain of main-actor jobs that the runner cannot see (each only schedules the next,
+///   `Task.yield()` on the main actor in a loop) may still be running when time moves.
 ///
 /// ## What escapes it
-/// Unstructured tasks do not inherit an executor preference: start them with
-/// `Task(inheritingExecutor:)`, which keeps them on the runner. Work that does not run on the
-/// task executor is not ordered by the runner: `@MainActor` code, actors with custom executors,
-/// `Task.detached`, and real I/O completing on other threads. Jobs such work enqueues here run
-/// when the runner is next driven, so results that depend on it are no longer deterministic.
-/// Feed input from the driving thread instead, as replay does.
+/// Work that neither runs on the runner's executor nor on the main actor is not ordered:
+/// actors with custom executors, `Task.detached`, and real I/O completing on other threads.
+/// Unstructured tasks started with `Task(inheritingExecutor:)` stay on the runner. A plain
+/// `Task {}` started from a task on the runner keeps the runner's executor preference on
+/// Swift 6.3.1 (a test checks it), which SE-0417 does not promise; one started from outside
+/// any runner task has no preference, and the actors it calls run on the global pool. Mark
+/// real I/O with ``withExternalWork(_:)``, so the runner waits for it instead of moving time
+/// past it.
+///
+/// ## Bounds
+/// No driving call hangs. ``finish(_:)`` and ``run(_:)`` throw ``VirtualTimeStall`` when
+/// nothing can run and nobody sleeps, and when the next deadline lies more than `horizon`
+/// (1 hour by default) after the call began: an endless timer loop. Every driving call stops
+/// after `watchdog` (60 s by default) of real time. The non-throwing calls (``advance(to:)``,
+/// ``runUntilIdle()``) keep the reason in ``interruption`` instead; the next `finish` or
+/// `run` throws it.
 ///
 /// ## Caveats
-/// Drive a runner from one thread at a time. The driving calls block that thread.
+/// Drive a runner from one thread at a time. The synchronous driving calls block their thread;
+/// made on the main thread, they cannot let main-actor jobs run until they return.
 public final class VirtualTimeRunner: Sendable {
   /// The runner's clock. Hand it to the code under test.
   public let clock: ManualClock
-  let executor = VirtualExecutor()
+  /// How much virtual time one `finish` or `run` may cover before it throws; nil for no limit.
+  public let horizon: Duration?
+  /// How much real time one driving call may take before it stops; nil for no limit.
+  public let watchdog: Duration?
+  /// When main-actor jobs are ordered with the runner's (see Ordering).
+  public let mainActorOrdering: MainActorOrdering
+  let executor: VirtualExecutor
+  private let stopped = Mutex<VirtualTimeStall?>(nil)
 
   /// Creates a runner whose clock starts at `now`.
-  public init(now: ManualClock.Instant = .zero) {
+  ///
+  /// - Parameters:
+  ///   - horizon: the virtual time one ``finish(_:)`` or ``run(_:)`` may cover; nil for none.
+  ///   - watchdog: the real time one driving call may take; nil for none.
+  ///   - mainActorOrdering: when main-actor jobs are ordered with the runner's.
+  public init(
+    now: ManualClock.Instant = .zero, horizon: Duration? = .seconds(3_600),
+    watchdog: Duration? = .seconds(60), mainActorOrdering: MainActorOrdering = .onceSeen
+  ) {
     clock = ManualClock(now: now)
+    self.horizon = horizon
+    self.watchdog = watchdog
+    self.mainActorOrdering = mainActorOrdering
+    executor = VirtualExecutor(watchesMainQueue: mainActorOrdering == .onceSeen)
   }
+
+  /// Whether this runner now orders main-actor jobs with its own.
+  var ordersMainActor: Bool {
+    switch mainActorOrdering {
+    case .always: true
+    case .onceSeen: executor.mainActorSeen.load(ordering: .acquiring)
+    case .never: false
+    }
+  }
+
+  /// Main-actor code takes part: order its jobs from now on (``MainActorOrdering/onceSeen``).
+  func noteMainActorSeen() { executor.mainActorSeen.store(true, ordering: .releasing) }
 
   /// The current virtual time.
   public var now: ManualClock.Instant { clock.now }
@@ -61,7 +118,12 @@ public final class VirtualTimeRunner: Sendable {
   /// enqueued work since.
   public var pendingJobCount: Int { executor.pendingJobCount }
 
+  /// Why the last non-throwing driving call stopped before its work was done, if it did; nil
+  /// otherwise. The next ``finish(_:)`` or ``run(_:)`` throws it and clears it.
+  public var interruption: VirtualTimeStall? { stopped.withLock { $0 } }
+
   /// Starts `body` as a task on the runner. It runs only when the runner is driven.
+  @discardableResult
   public func start<Result: Sendable>(
     _ body: @escaping @Sendable () async throws -> Result
   ) -> VirtualTask<Result> {
@@ -80,20 +142,20 @@ public final class VirtualTimeRunner: Sendable {
   /// Runs jobs until none is left, without moving time. Work marked with
   /// ``withExternalWork(_:)`` that is still in flight is waited for, blocking.
   public func runUntilIdle() {
-    repeat {
-      executor.runPendingJobs()
-    } while executor.waitForExternalWork()
+    keepingInterruption { drive throws(VirtualTimeStall) in try settle(drive) }
   }
 
   /// Runs everything due up to and including `instant`, moving time deadline by deadline, and
   /// leaves the clock at `instant`.
   public func advance(to instant: ManualClock.Instant) {
-    runUntilIdle()
-    while clock.wakeEarliest(notAfter: instant) {
-      runUntilIdle()
+    keepingInterruption { drive throws(VirtualTimeStall) in
+      try settle(drive)
+      while try drive.step({ [clock] in clock.wakeEarliest(notAfter: instant) }) {
+        try settle(drive)
+      }
+      clock.setNow(instant)
+      try settle(drive)
     }
-    clock.setNow(instant)
-    runUntilIdle()
   }
 
   /// Runs everything due within `duration` from now; see ``advance(to:)``.
@@ -104,64 +166,151 @@ public final class VirtualTimeRunner: Sendable {
   /// Runs `task` to its end, moving time to each next deadline whenever nothing can run.
   ///
   /// - Returns: what the task's body returned.
-  /// - Throws: what the body threw, or ``VirtualTimeStall`` when nothing can run, no sleeper
-  ///   waits and the task has not finished (it waits for something that can never happen in
-  ///   virtual time, such as real I/O or a continuation nobody resumes).
+  /// - Throws: what the body threw, or ``VirtualTimeStall`` when the run cannot finish: nothing
+  ///   can run and nobody sleeps (it waits for something that can never happen in virtual
+  ///   time), the next deadline is past the horizon, or the watchdog fired. An ``interruption``
+  ///   left by an earlier call is thrown first.
   public func finish<Result: Sendable>(_ task: VirtualTask<Result>) throws -> Result {
+    if let earlier = stopped.withLock({ state in defer { state = nil }; return state }) { throw earlier }
+    let drive = Drive(runner: self)
+    let limit = horizon.map { clock.now.advanced(by: $0) }
     while true {
-      runUntilIdle()
+      try settle(drive)
       if let result = task.result { return try result.get() }
-      guard clock.wakeEarliest(notAfter: ManualClock.Instant(offset: .seconds(Int64.max))) else {
-        throw VirtualTimeStall(now: clock.now, pendingJobCount: executor.pendingJobCount)
+      guard let next = clock.nextDeadline else {
+        if try mainQueueHadWork(drive) { continue }
+        throw drive.stall(.nothingToRun)
       }
+      if let limit, let horizon, next > limit { throw drive.stall(.horizonReached(horizon)) }
+      _ = try drive.step { [clock] in clock.wakeEarliest(notAfter: next) }
     }
   }
 
   /// Starts `body` on the runner and runs it to its end in virtual time; see ``finish(_:)``.
+  @discardableResult
   public func run<Result: Sendable>(
     _ body: @escaping @Sendable () async throws -> Result
   ) throws -> Result {
     try finish(start(body))
   }
-}
 
-/// A task started on a ``VirtualTimeRunner``.
-public struct VirtualTask<Success: Sendable>: Sendable {
-  final class Outcome: Sendable {
-    enum State { case running, finished(Result<Success, any Error>) }
-    let state = Mutex(State.running)
+  /// Before reporting a stall while main-actor jobs are not yet ordered: lets the main queue run
+  /// once and tells whether that gave the runner something to do, and if so orders main-actor
+  /// jobs from now on.
+  private func mainQueueHadWork(_ drive: Drive) throws(VirtualTimeStall) -> Bool {
+    guard mainActorOrdering == .onceSeen, !ordersMainActor, !drive.onMainThread else { return false }
+    let before = activity
+    _ = try drive.step(onMainQueue: true) { 0 }
+    guard activity != before || executor.pendingJobCount > 0 else { return false }
+    noteMainActorSeen()
+    return true
   }
 
-  let outcome: Outcome
-  let task: Task<Void, Never>
-
-  /// The body's result once it has finished, nil while it runs.
-  public var result: Result<Success, any Error>? {
-    outcome.state.withLock { state in
-      if case .finished(let result) = state { return result }
-      return nil
+  /// Runs a non-throwing driving call, keeping the reason it stopped early, if any.
+  private func keepingInterruption(_ body: (Drive) throws(VirtualTimeStall) -> Void) {
+    do throws(VirtualTimeStall) {
+      try body(Drive(runner: self))
+    } catch {
+      stopped.withLock { $0 = error }
     }
   }
 
-  /// Whether the body has finished.
-  public var isFinished: Bool { result != nil }
+  /// Runs jobs (and waits for outside work) until the runner is idle; see Ordering.
+  private func settle(_ drive: Drive) throws(VirtualTimeStall) {
+    var quietRounds = 0
+    var lastActivity = activity
+    while true {
+      let ran = try drive.step { [executor] in executor.runPendingJobs(until: drive.deadline) }
+      try drive.checkWatchdog()
+      if executor.pendingJobCount > 0 { continue }
+      switch executor.waitForExternalWork(deadline: drive.deadline) {
+      case .jobsMayRun: continue
+      case .timedOut: throw drive.stall(.watchdogFired(watchdog ?? .zero))
+      case .nothingInFlight: break
+      }
+      guard drive.onMainQueue else { return }
+      let current = activity
+      if ran > 0 || current != lastActivity {
+        quietRounds = 0
+      } else {
+        quietRounds += 1
+        if quietRounds == 2 { return }
+      }
+      lastActivity = current
+    }
+  }
 
-  /// Cancels the task. Its reaction runs when the runner is next driven.
-  public func cancel() { task.cancel() }
+  /// Changes whenever a job is enqueued, a sleeper comes or goes, or outside work changes.
+  private var activity: UInt64 { executor.activity &+ clock.sleeperChanges }
 }
 
-/// Thrown when a virtual-time run can make no progress: no job can run, no sleeper waits, and
-/// the body has not finished.
-public struct VirtualTimeStall: Error, CustomStringConvertible {
-  /// The virtual time at which the run stalled.
-  public let now: ManualClock.Instant
-  /// Jobs that other threads enqueued meanwhile (normally zero).
-  public let pendingJobCount: Int
+extension VirtualTimeRunner {
+  /// One driving call: its real-time deadline and where its steps run.
+  struct Drive: Sendable {
+    let runner: VirtualTimeRunner
+    let deadline: DispatchTime
+    let onMainThread: Bool
 
-  public var description: String {
-    "Virtual time stalled at \(now): no job can run and no sleeper waits, but the task has not "
-      + "finished. It awaits something virtual time cannot produce (real I/O, an unresumed "
-      + "continuation, an input stream nobody finishes); feed or finish that input from the "
-      + "driving thread, or cancel the task."
+    /// Whether steps run on the main queue, between main-actor jobs.
+    var onMainQueue: Bool { !onMainThread && runner.ordersMainActor }
+
+    init(runner: VirtualTimeRunner) {
+      self.runner = runner
+      deadline = runner.watchdog.map { DispatchTime.now() + DispatchTimeInterval.nanoseconds($0.wholeNanoseconds) }
+        ?? .distantFuture
+      onMainThread = MainQueue.isCurrent
+    }
+
+    /// Runs `work` here, or as a block on the main queue when main-actor jobs are ordered.
+    func step<T: Sendable>(
+      onMainQueue: Bool? = nil, _ work: @escaping @Sendable () -> T
+    ) throws(VirtualTimeStall) -> T {
+      guard onMainQueue ?? self.onMainQueue else { return work() }
+      let result = Mutex<T?>(nil)
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async {
+        let value = work()
+        result.withLock { $0 = value }
+        done.signal()
+      }
+      guard done.wait(timeout: deadline) == .success, let value = result.withLock({ $0 }) else {
+        throw stall(.mainQueueUnresponsive(runner.watchdog ?? .zero))
+      }
+      return value
+    }
+
+    func checkWatchdog() throws(VirtualTimeStall) {
+      if DispatchTime.now() >= deadline { throw stall(.watchdogFired(runner.watchdog ?? .zero)) }
+    }
+
+    func stall(_ reason: VirtualTimeStall.Reason) -> VirtualTimeStall {
+      VirtualTimeStall(
+        reason: reason, now: runner.clock.now, pendingJobCount: runner.executor.pendingJobCount,
+        sleeperCount: runner.clock.sleeperCount, nextDeadline: runner.clock.nextDeadline,
+        externalWorkInFlight: runner.executor.externalWorkInFlight, drivenOnMainThread: onMainThread)
+    }
+  }
+}
+
+/// Whether the caller runs on the main queue, where waiting for the main queue would never end.
+/// `Thread.isMainThread` alone is not enough: on Linux, once the program calls `dispatch_main()`
+/// (async `main` does), the main queue is drained by a worker thread, not the main thread.
+enum MainQueue {
+  private static let key: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true || Thread.isMainThread }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds, saturating.
+  var wholeNanoseconds: Int {
+    let (seconds, attoseconds) = components
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds < 0 ? .min : .max }
+    return Int(clamping: scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
   }
 }

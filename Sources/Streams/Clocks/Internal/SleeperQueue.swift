@@ -26,9 +26,45 @@ struct SleeperQueue: ~Copyable {
   private var nextID: UInt64 = 0
   private var heap = MinHeap<Key>()
   private var entries: [UInt64: Entry] = [:]
-  private(set) var sleeperCount = 0
+  private(set) var sleeperCount = 0 {
+    didSet { changes &+= 1 }
+  }
+  /// Bumped whenever a sleeper registers, wakes or is cancelled: the runner compares it across
+  /// a main-queue round to tell whether anything happened.
+  private(set) var changes: UInt64 = 0
+  /// Tasks awaiting a sleeper count (`ManualClock.sleepers(atLeast:)`), by id.
+  private var countWaiters: [UInt64: (count: Int, continuation: UnsafeContinuation<Void, Never>)] = [:]
 
   init(now: Duration) { self.now = now }
+
+  /// Registers a task waiting until at least `count` sleepers wait; returns false (and keeps
+  /// nothing) when that is already so.
+  mutating func awaitCount(
+    _ count: Int, id: UInt64, continuation: UnsafeContinuation<Void, Never>
+  ) -> Bool {
+    guard sleeperCount < count else { return false }
+    countWaiters[id] = (count, continuation)
+    return true
+  }
+
+  /// Removes a count waiter (timed out or cancelled); returns its continuation if it waited.
+  mutating func removeCountWaiter(_ id: UInt64) -> UnsafeContinuation<Void, Never>? {
+    countWaiters.removeValue(forKey: id)?.continuation
+  }
+
+  /// Removes and returns the count waiters now satisfied; callers resume them outside the lock.
+  mutating func takeSatisfiedCountWaiters() -> [UnsafeContinuation<Void, Never>] {
+    guard !countWaiters.isEmpty else { return [] }
+    let satisfied = countWaiters.filter { $0.value.count <= sleeperCount }
+    for id in satisfied.keys { countWaiters[id] = nil }
+    return satisfied.sorted { $0.key < $1.key }.map(\.value.continuation)
+  }
+
+  /// A fresh id for a count waiter, from the sleepers' sequence.
+  mutating func reserveWaiterID() -> UInt64 {
+    nextID &+= 1
+    return nextID
+  }
 
   mutating func reserve() -> UInt64 {
     nextID &+= 1

@@ -1,0 +1,66 @@
+// Why a virtual-time run stopped without finishing: the error a test sees instead of a hang.
+// It says what was still queued, asleep or outside, and what to do next.
+
+/// Thrown (or kept in ``VirtualTimeRunner/interruption``) when a driving call of a
+/// ``VirtualTimeRunner`` cannot finish: nothing can run, or a bound was reached.
+public struct VirtualTimeStall: Error, CustomStringConvertible, Sendable {
+  /// What stopped the run.
+  public enum Reason: Sendable, Equatable {
+    /// No job can run, no sleeper waits and no outside work is in flight, but the task has not
+    /// finished: it awaits something virtual time cannot produce.
+    case nothingToRun
+    /// ``VirtualTimeRunner/finish(_:)`` or ``VirtualTimeRunner/run(_:)`` would move time past
+    /// its horizon (the virtual time one call may cover), typically an endless timer loop.
+    case horizonReached(Duration)
+    /// The driving call took more real time than the runner's watchdog allows: work that keeps
+    /// running without moving time, or outside work (real I/O) that does not end.
+    case watchdogFired(Duration)
+    /// The main queue did not run the runner's round within the watchdog: the main thread is
+    /// blocked, or the process does not run its main queue.
+    case mainQueueUnresponsive(Duration)
+  }
+
+  /// What stopped the run.
+  public let reason: Reason
+  /// The virtual time at which the run stopped.
+  public let now: ManualClock.Instant
+  /// Jobs still queued on the runner.
+  public let pendingJobCount: Int
+  /// Tasks asleep on the runner's clock.
+  public let sleeperCount: Int
+  /// The earliest of their deadlines.
+  public let nextDeadline: ManualClock.Instant?
+  /// Outside work (``withExternalWork(_:)``) still in flight and awake.
+  public let externalWorkInFlight: Int
+  /// Whether the call was made on the main thread, where main-actor jobs cannot run meanwhile.
+  public let drivenOnMainThread: Bool
+
+  public var description: String {
+    var text = "Virtual time stopped at \(now): "
+    switch reason {
+    case .nothingToRun:
+      text += "no job can run, no sleeper waits and no outside work is in flight, but the task has not finished."
+    case .horizonReached(let horizon):
+      text += "the next deadline is more than the horizon (\(describe(horizon))) after the call began; "
+        + "this is usually a timer loop that never ends. Cancel it (or finish its input), or raise `horizon:`."
+    case .watchdogFired(let limit):
+      text += "the call ran \(describe(limit)) of real time without finishing; work keeps running without "
+        + "moving time (a loop that only yields), or outside work does not end."
+    case .mainQueueUnresponsive(let limit):
+      text += "the main queue did not run the runner's round within \(describe(limit)): the main thread "
+        + "is blocked, or this process does not run its main queue. Pass `mainActorOrdering: .never`."
+    }
+    text += " Still queued: \(pendingJobCount) job(s); asleep on the clock: \(sleeperCount)"
+    if let nextDeadline { text += " (next at \(nextDeadline))" }
+    text += "; outside work in flight: \(externalWorkInFlight)."
+    if drivenOnMainThread {
+      text += " The call was made on the main thread, so @MainActor code could not run meanwhile: make the "
+        + "test async and use `await runner.drive(…)`."
+    }
+    text += " Usual causes: Task.sleep or a ContinuousClock where the runner's clock belongs (real time "
+      + "does not move in virtual time); Task.detached or work started outside the runner; an input "
+      + "stream nobody finishes or a continuation nobody resumes. Feed or finish that input from the "
+      + "driving thread, or cancel the task."
+    return text
+  }
+}

@@ -1,0 +1,257 @@
+// Every code example in Streams' and StreamsTesting's doc comments, the README and the Streams
+// docs, copied here word for word and run. `everyDocExampleIsCopiedHere` fails when an example
+// changes without its copy here, so an example cannot drift from code that compiles.
+import Foundation
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct DocExamplesTests {
+  @Test func virtualTimeRunnerAndReadme() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let (input, feed) = AsyncStream.makeStream(of: String.self)
+    let seen = Recorder<String>()               // StreamsTesting
+    let task = runner.start {
+      for try await text in input.debounce(for: .milliseconds(300), clock: clock) { seen.append(text) }
+    }
+    feed.yield("tay")
+    runner.advance(to: .milliseconds(299))      // seen.values == []
+    #expect(seen.values == [])
+    runner.advance(to: .milliseconds(300))      // seen.values == ["tay"]
+    #expect(seen.values == ["tay"])
+    feed.finish()
+    try runner.finish(task)
+  }
+
+  @MainActor @Test func searchesHalfASecondAfterTheLastKeystroke() async throws {
+    let runner = VirtualTimeRunner()
+    let model = SearchModel(clock: runner.clock)
+    try await runner.drive { await model.queryChanged("tay") }
+    await runner.drive(until: .milliseconds(499)); #expect(model.results.isEmpty)
+    await runner.drive(until: .milliseconds(500)); #expect(model.results == ["tay"])
+  }
+
+  @Test func manualClock() async throws {
+    let clock = ManualClock()
+    let woke = Recorder<Int64>()
+    let task = Task {
+      try await clock.sleep(for: .milliseconds(500))
+      woke.append(clock.now.milliseconds)
+    }
+    try await clock.waitForSleepers(1)       // StreamsTesting: the sleep has registered
+    clock.advance(by: .milliseconds(499))   // the task still sleeps
+    #expect(woke.values.isEmpty)
+    clock.advance(by: .milliseconds(1))     // now it wakes
+    try await task.value                    // woke.values == [500]
+    #expect(woke.values == [500])
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func waitForSleepers() async throws {
+    let clock = ManualClock()
+    let task = Task { try await clock.sleep(for: .milliseconds(500)) }
+    try await clock.waitForSleepers(1)
+    clock.advance(by: .milliseconds(500))
+    try await task.value
+    #expect(clock.now == .milliseconds(500))
+  }
+
+  @Test func immediateClock() async throws {
+    let clock = ImmediateClock()
+    try await clock.sleep(for: .seconds(2))
+    // clock.now == .zero.advanced(by: .seconds(2))
+    #expect(clock.now == .zero.advanced(by: .seconds(2)))
+  }
+
+  @Test func recorder() throws {
+    let runner = VirtualTimeRunner()
+    let seen = Recorder<String>()
+    try runner.run { seen.append("tay") }
+    #expect(seen.values == ["tay"])
+  }
+
+  @Test func emitsAtTheDeadline() throws {
+    try withVirtualTime { runner in
+      let clock = runner.clock
+      let woke = Recorder<Int64>()
+      let task = runner.start {
+        try await clock.sleep(for: .milliseconds(500))
+        woke.append(clock.now.milliseconds)
+      }
+      runner.advance(to: .milliseconds(499)); #expect(woke.values.isEmpty)
+      runner.advance(to: .milliseconds(500)); #expect(woke.values == [500])
+      try runner.finish(task)
+    }
+  }
+
+  @Test func rateLimiterInVirtualTime() throws {
+    let runner = VirtualTimeRunner()
+    let limiter = RateLimiter(permits: 20, per: .seconds(60), clock: runner.clock)
+    try runner.run { for _ in 0..<20 { try await limiter.acquire() } }   // all at 0 ms
+    try runner.run { try await limiter.acquire() }
+    // runner.now == .milliseconds(60_000)
+    #expect(runner.now == .milliseconds(60_000))
+  }
+
+  @Test func retryPolicy() {
+    let policy = RetryPolicy(maxAttempts: 4, initialBackoff: .milliseconds(200), maxBackoff: .seconds(1))
+    // waits 200 ms, 400 ms and 800 ms between the 4 attempts; a 5th wait would be 1 s, not 1.6 s
+    #expect(policy.maxAttempts == 4)
+    #expect(policy.maxBackoff == .seconds(1))
+  }
+
+  @Test func withRetryInVirtualTime() {
+    let calls = Recorder<Int>()
+    @Sendable func flakyFetch() async throws -> Int {
+      calls.append(calls.values.count + 1)
+      if calls.values.count == 1 { throw Flaky() }
+      return 1
+    }
+    let runner = VirtualTimeRunner()
+    let task = runner.start {
+      try await withRetry(RetryPolicy(maxAttempts: 2, initialBackoff: .seconds(2)),
+                          clock: runner.clock) { try await flakyFetch() }
+    }
+    runner.advance(to: .milliseconds(1_999))   // one call so far
+    #expect(calls.values == [1])
+    runner.advance(to: .milliseconds(2_000))   // the second call happens now
+    #expect(calls.values == [1, 2])
+    #expect(task.isFinished)
+  }
+
+  @Test func asyncCacheInVirtualTime() throws {
+    let runner = VirtualTimeRunner()
+    let cache = AsyncCache<String, Int, ManualClock>(capacity: 2, timeToLive: .seconds(1),
+                                                     clock: runner.clock)
+    try runner.run { _ = try await cache.value(for: "a") { 1 } }       // loaded at 0 ms
+    runner.advance(to: .milliseconds(999))
+    let hit = try runner.run { try await cache.value(for: "a") { 2 }.origin }   // .cached
+    runner.advance(to: .milliseconds(1_000))
+    let miss = try runner.run { try await cache.value(for: "a") { 2 }.origin }  // .loaded (expired)
+    #expect(hit == .cached)
+    #expect(miss == .loaded)
+  }
+
+  @Test func withTimeoutInVirtualTime() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let value = try runner.run {
+      try await withTimeout(.seconds(10), clock: clock) {
+        try await clock.sleep(for: .milliseconds(10)); return 42
+      }
+    }
+    // value == 42, runner.now == .milliseconds(10), clock.sleeperCount == 0
+    #expect(value == 42)
+    #expect(runner.now == .milliseconds(10))
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func lineSplitter() {
+    var splitter = LineSplitter()
+    var lines: [InputLine] = []
+    splitter.append(Array("a\r\nb".utf8), into: &lines)  // lines: [1: "a"]
+    #expect(lines.map(\.content) == [.text("a")])
+    splitter.finish(into: &lines)                        // lines: [1: "a", 2: "b"]
+    #expect(lines.map(\.content) == [.text("a"), .text("b")])
+    #expect(lines.map(\.number) == [1, 2])
+  }
+}
+
+private struct Flaky: Error {}
+
+/// The model of `VirtualTimeRunner.drive(until:)`'s example: it shows the query it was given
+/// 500 ms after the last change.
+@MainActor final class SearchModel {
+  private(set) var results: [String] = []
+  private let clock: ManualClock
+  private var pending: Task<Void, Never>?
+
+  init(clock: ManualClock) { self.clock = clock }
+
+  func queryChanged(_ query: String) {
+    pending?.cancel()
+    pending = Task { @MainActor in
+      guard (try? await self.clock.sleep(for: .milliseconds(500))) != nil else { return }
+      self.results = [query]
+    }
+  }
+}
+
+extension DocExamplesTests {
+  /// Doc examples not yet copied here: live fragments whose placeholders (`…`, `handle`,
+  /// `source`) are not code. Each is a known gap, listed so that a new example cannot join it.
+  static let notYetCompiled: Set<String> = [
+    "Sources/Streams/RateLimit/RateLimiter.swift#1",
+    "Sources/Streams/Operators/Merge/AsyncMergeSequence.swift#1",
+    "Sources/Streams/Operators/Debounce/AsyncDebounceSequence.swift#1",
+    "Sources/Streams/Operators/Debounce/AsyncDebounceSequence.swift#2",
+    "Sources/Streams/Operators/RemoveDuplicates/AsyncRemoveDuplicatesSequence.swift#1",
+    "Sources/Streams/Operators/SwitchMap/AsyncSwitchMapSequence.swift#1",
+    "Sources/Streams/Retry/WithRetry.swift#1",
+    "Sources/Streams/Cache/AsyncCache.swift#1",
+    "Sources/Streams/LineInput/LineReader.swift#1",
+    "Sources/Streams/LineInput/BlockingLineReader.swift#1",
+    "Sources/Streams/Timeout/WithTimeout.swift#1",
+  ]
+
+  @Test func everyDocExampleIsCopiedHere() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    var copies = ""
+    for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Tests/StreamsTests").path)
+    where name.hasSuffix(".swift") {
+      copies += try String(contentsOf: root.appendingPathComponent("Tests/StreamsTests/\(name)"), encoding: .utf8)
+    }
+    let copied = Self.normalised(copies)
+    var documents = ["README.md", "docs/streams.md", "docs/testing-with-virtual-time.md"]
+    for folder in ["Sources/Streams", "Sources/StreamsTesting"] {
+      let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+      while let path = walker?.nextObject() as? String {
+        if path.hasSuffix(".swift") { documents.append("\(folder)/\(path)") }
+      }
+    }
+    var checked = 0
+    for document in documents {
+      let url = root.appendingPathComponent(document)
+      guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+      for (index, block) in Self.swiftBlocks(in: text).enumerated() {
+        let name = "\(document)#\(index + 1)"
+        if Self.notYetCompiled.contains(name) { continue }
+        checked += 1
+        #expect(copied.contains(Self.normalised(block)), "the example \(name) has no copy in Tests/StreamsTests")
+      }
+    }
+    #expect(checked >= 14)
+  }
+
+  /// The Swift code blocks of a Markdown file or of a Swift file's doc comments.
+  static func swiftBlocks(in text: String) -> [String] {
+    var blocks: [String] = []
+    var current: [String]?
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var line = rawLine.drop { $0 == " " }
+      if line.hasPrefix("///") { line = line.dropFirst(3) }
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if current == nil, trimmed == "```swift" {
+        current = []
+      } else if let lines = current, trimmed == "```" {
+        blocks.append(lines.joined(separator: "\n"))
+        current = nil
+      } else if current != nil {
+        current?.append(String(line))
+      }
+    }
+    return blocks
+  }
+
+  /// Lines without their indentation, empty lines and `#expect` lines dropped: a copy may sit
+  /// deeper in a test, and check the example's comments with expectations between its lines.
+  static func normalised(_ text: String) -> String {
+    text.split(separator: "\n").map { line -> String in
+      var line = line.drop { $0 == " " }
+      if line.hasPrefix("///") { line = line.dropFirst(3) }
+      return line.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty && !$0.hasPrefix("#expect(") }.joined(separator: "\n")
+  }
+}

@@ -3,6 +3,7 @@
 // changes without its copy here, so an example cannot drift from code that compiles.
 import Foundation
 import Streams
+import Synchronization
 import StreamsTesting
 import Testing
 
@@ -92,6 +93,43 @@ import Testing
     try runner.run { try await limiter.acquire() }
     // runner.now == .milliseconds(60_000)
     #expect(runner.now == .milliseconds(60_000))
+  }
+
+  @Test func rateLimiterTellsAWaiterWhenItsPermitComes() throws {
+    let runner = VirtualTimeRunner()
+    let limiter = RateLimiter(permits: 1, per: .seconds(60), clock: runner.clock)
+    let expected = Mutex<ManualClock.Instant?>(nil)
+    try runner.run {
+      try await limiter.acquire()                               // free: onWait is not called
+      #expect(expected.withLock { $0 } == nil)
+      try await limiter.acquire { at in expected.withLock { $0 = at } }   // waits a minute
+    }
+    // expected == .milliseconds(60_000), and so is runner.now
+    #expect(expected.withLock { $0 } == .milliseconds(60_000))
+    #expect(runner.now == .milliseconds(60_000))
+  }
+
+  @Test func ratePermitsReportOnlyTheCallerThatWaits() throws {
+    let runner = VirtualTimeRunner()
+    let permits: any RatePermits<ManualClock.Instant> =
+      RateLimiter(permits: 2, per: .seconds(1), clock: runner.clock)
+    let waits = Mutex<[ManualClock.Instant]>([])
+    try runner.run {
+      for _ in 0..<3 { try await permits.acquire { at in waits.withLock { $0.append(at) } } }
+    }
+    // waits == [.milliseconds(1_000)]: only the third caller waited, and heard when at once
+    #expect(waits.withLock { $0 } == [.milliseconds(1_000)])
+  }
+
+  @Test func cancellationSignalStopsABlockedRead() throws {
+    var ends: [Int32] = [-1, -1]
+    _ = pipe(&ends)                          // a writer that never writes
+    let stop = try CancellationSignal()
+    var reader = BlockingLineReader(fileDescriptor: ends[0], stoppingOn: stop)
+    stop.signal()                            // e.g. from the queue that observes SIGINT
+    // reader.next() throws LineInputError.stopped at once, though nothing was written
+    #expect(throws: LineInputError.stopped) { try reader.next() }
+    for end in ends { close(end) }
   }
 
   @Test func retryPolicy() {

@@ -14,9 +14,12 @@ import Synchronization
 /// Useful to make a blocking read or write observe a stop request, e.g. a signal handler's:
 ///
 /// ```swift
+/// var ends: [Int32] = [-1, -1]
+/// _ = pipe(&ends)                          // a writer that never writes
 /// let stop = try CancellationSignal()
-/// var reader = try BlockingLineReader.open(path: "keys.fifo", stoppingOn: stop)
-/// // elsewhere, on SIGINT: stop.signal()   // reader.next() throws .stopped at once
+/// var reader = BlockingLineReader(fileDescriptor: ends[0], stoppingOn: stop)
+/// stop.signal()                            // e.g. from the queue that observes SIGINT
+/// // reader.next() throws LineInputError.stopped at once, though nothing was written
 /// ```
 ///
 /// Signalling is permanent: once signalled, ``readEnd`` stays readable, so a wait that starts

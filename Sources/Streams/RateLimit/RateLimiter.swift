@@ -77,9 +77,14 @@ public final class RateLimiter<C: Clock>: RatePermits, Sendable where C.Duration
   /// turn comes within one window; waiters who leave the line only make it come sooner.
   ///
   /// ```swift
-  /// try await limiter.acquire { expected in
-  ///   print("waiting \(clock.now.duration(to: expected)) for the rate budget")
+  /// let runner = VirtualTimeRunner()
+  /// let limiter = RateLimiter(permits: 1, per: .seconds(60), clock: runner.clock)
+  /// let expected = Mutex<ManualClock.Instant?>(nil)
+  /// try runner.run {
+  ///   try await limiter.acquire()                               // free: onWait is not called
+  ///   try await limiter.acquire { at in expected.withLock { $0 = at } }   // waits a minute
   /// }
+  /// // expected == .milliseconds(60_000), and so is runner.now
   /// ```
   public func acquire(onWait: (C.Instant) -> Void) async throws {
     try Task.checkCancellation()

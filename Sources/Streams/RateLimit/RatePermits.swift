@@ -7,10 +7,14 @@
 /// the caller only asks for a permit and hears how long it may wait.
 ///
 /// ```swift
-/// let permits: any RatePermits<ContinuousClock.Instant> =
-///   RateLimiter(permits: 20, per: .seconds(60), clock: ContinuousClock())
-/// try await permits.acquire { expected in showWaiting(until: expected) }
-/// let answer = try await send(request)
+/// let runner = VirtualTimeRunner()
+/// let permits: any RatePermits<ManualClock.Instant> =
+///   RateLimiter(permits: 2, per: .seconds(1), clock: runner.clock)
+/// let waits = Mutex<[ManualClock.Instant]>([])
+/// try runner.run {
+///   for _ in 0..<3 { try await permits.acquire { at in waits.withLock { $0.append(at) } } }
+/// }
+/// // waits == [.milliseconds(1_000)]: only the third caller waited, and heard when at once
 /// ```
 ///
 /// - **Element:** ``acquire(onWait:)`` returns once the caller holds a permit.

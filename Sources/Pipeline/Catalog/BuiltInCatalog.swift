@@ -5,8 +5,10 @@ import CatalogData
 /// The embedded catalog (docs/catalog.md: sources, format, popularity) as a `CatalogItemStore`.
 ///
 /// The bytes are a small text format written by `Sources/CatalogData/build_catalog.py`: every
-/// distinct name once, then one line of numbers per item, so start-up splits lines and makes
-/// one `String` per distinct name, and an item is rendered only when an answer includes it.
+/// distinct folded word once, sorted; every distinct name once with its words' numbers; then
+/// one line of numbers per item. Start-up splits lines and makes one `String` per distinct name
+/// and one `FoldedWord` per distinct word, folds nothing, and renders an item only when an
+/// answer includes it.
 struct BuiltInCatalog: CatalogItemStore {
   /// What the file says an item is.
   enum Kind: UInt8 {
@@ -37,22 +39,42 @@ struct BuiltInCatalog: CatalogItemStore {
 
   let records: [Record]
   let nameTable: [String]
+  /// The names' folded words as the converter wrote them.
+  let folded: FoldedNames
   /// How many lines the reader could not use; 0 for the data the converter writes.
   let malformedLines: Int
 
-  /// Reads a catalog in the converter's format; lines that do not parse are counted and left out.
+  /// Reads a catalog in the converter's format; lines that do not parse are counted and left out
+  /// (a name line whose word numbers do not parse keeps its name, with no words).
   init(_ bytes: UnsafeRawBufferPointer) {
     var lines = CatalogLines(bytes)
+    var words: [FoldedWord] = []
     var names: [String] = []
+    var start: [Int32] = [0]
+    var tokens: [Int32] = []
     var records: [Record] = []
     var malformed = 0
-    if let format = lines.next(), format.elementsEqual("stream-search catalog 1".utf8),
-      let nameCount = lines.nextCount(after: "names ")
+    if let format = lines.next(), format.elementsEqual("stream-search catalog 2".utf8),
+      let wordCount = lines.nextCount(after: "words ")
     {
+      words.reserveCapacity(wordCount)
+      for _ in 0..<wordCount {
+        guard let line = lines.next() else { break }
+        words.append(String(decoding: line, as: UTF8.self).unicodeScalars.map(\.value))
+      }
+      let nameCount = lines.nextCount(after: "names ") ?? 0
       names.reserveCapacity(nameCount)
       for _ in 0..<nameCount {
         guard let line = lines.next() else { break }
-        names.append(String(decoding: line, as: UTF8.self))
+        let tab = line.firstIndex(of: 0x09) ?? line.endIndex
+        names.append(String(decoding: line[..<tab], as: UTF8.self))
+        let ids = tab == line.endIndex ? nil : line[(tab + 1)...].split(separator: 0x20).map(CatalogLines.number)
+        if let ids, ids.allSatisfy({ $0.map { $0 < words.count } ?? false }) {
+          tokens.append(contentsOf: ids.map { Int32($0 ?? 0) })
+        } else {
+          malformed += 1
+        }
+        start.append(Int32(tokens.count))
       }
       let itemCount = lines.nextCount(after: "items ") ?? 0
       records.reserveCapacity(itemCount)
@@ -68,6 +90,7 @@ struct BuiltInCatalog: CatalogItemStore {
     }
     self.records = records
     nameTable = names
+    folded = FoldedNames(words: words, start: start, tokens: tokens)
     malformedLines = malformed
   }
 
@@ -106,10 +129,13 @@ struct BuiltInCatalog: CatalogItemStore {
 
   var count: Int { records.count }
 
-  var nameCount: Int { nameTable.count }
-
+  /// The distinct name numbered `id`.
   func name(_ id: Int) -> String {
     nameTable[id]
+  }
+
+  func foldedNames() -> FoldedNames {
+    folded
   }
 
   func category(at position: Int) -> Category? {

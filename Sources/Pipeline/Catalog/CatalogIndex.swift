@@ -37,21 +37,35 @@ final class CatalogIndex: Sendable {
   /// How many names of an item are indexed: track, collection, artist.
   static let namesPerItem = 3
 
-  /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id).
-  init(store: any CatalogItemStore, positions unordered: [UInt32]) {
+  /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id),
+  /// whose names are folded in `names` (`CatalogItemStore.foldedNames()`).
+  init(store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames) {
     let positions = Self.rankOrder(unordered, in: store)
     self.store = store
     self.positions = positions
 
-    var names = NameTokenizer(store: store)
+    var tokens: [Int32] = []
+    var bounds: [Int32] = [0]
+    bounds.reserveCapacity(Self.namesPerItem * positions.count + 1)
+    func add(_ name: Int32) {
+      if name != CatalogItemNames.none { tokens.append(contentsOf: names.words(ofName: name)) }
+      bounds.append(Int32(tokens.count))
+    }
     for position in positions {
       let item = store.names(at: Int(position))
-      names.add(item.track)
-      names.add(item.collection)
-      names.add(item.artist)
+      add(item.track)
+      add(item.collection)
+      add(item.artist)
     }
-    let (words, tokens) = names.takeSortedDictionary()
-    let bounds = names.bounds
+    // Only the words of these items, renumbered: a subset of a sorted dictionary stays sorted.
+    var localId = [Int32](repeating: -1, count: names.words.count)
+    for token in tokens { localId[Int(token)] = 0 }
+    var words: [FoldedWord] = []
+    for id in localId.indices where localId[id] == 0 {
+      localId[id] = Int32(words.count)
+      words.append(names.words[id])
+    }
+    for position in tokens.indices { tokens[position] = localId[Int(tokens[position])] }
     self.words = words
     self.tokens = tokens
     nameBounds = bounds

@@ -81,10 +81,11 @@ public struct CatalogSource: SearchSource {
     }
     // The categories are indexed side by side: start-up is most of a short run's time.
     let categories = Array(byCategory)
+    let names = store.foldedNames()
     let built = Mutex<[Category: CatalogIndex]>([:])
     DispatchQueue.concurrentPerform(iterations: categories.count) { number in
       let (category, positions) = categories[number]
-      let index = CatalogIndex(store: store, positions: positions)
+      let index = CatalogIndex(store: store, positions: positions, names: names)
       built.withLock { $0[category] = index }
     }
     indexes = built.withLock { $0 }

@@ -98,9 +98,10 @@ public struct CatalogSource: SearchSource {
   ///
   /// Query and names are compared word by word after folding case and Latin/Greek diacritics;
   /// kana, CJK and full-width letters are kept as written except for case. `CatalogRanking`
-  /// defines the order: a name starting with the query, then every query word starting a word,
-  /// then inside a word, and only when none of those matched, within a typo (one edit from six
-  /// letters, two from nine, never the first letter); within a tier by `popularity`, then `id`.
+  /// defines the order: a name that is the query, then a name starting with it, then every
+  /// query word starting a word, then inside a word, and only when none of those matched, within
+  /// a typo (one edit from six letters, two from nine, never the first letter); within a tier by
+  /// `popularity`, then `id`.
   ///
   /// - Cancellation: throws `CancellationError` if the task is cancelled before the answer
   ///   is computed or while waiting out the latency.

@@ -124,14 +124,17 @@ struct CatalogSearch {
   }
 
   /// Tier 1: the items with a name whose words are the query's, ascending; the candidates are
-  /// the items with a name starting with the query's first word.
+  /// the items with a name starting with the query's first word or ending with its last,
+  /// whichever are fewer.
   private func exactNameMatches() -> [Int32] {
     var ids: [Int32] = []
     for word in query {
       guard let id = index.wordId(of: word) else { return [] }
       ids.append(Int32(id))
     }
-    var merge = PostingMerge(index.nameStarts, words: Int(ids[0])..<Int(ids[0]) + 1)
+    let (first, last) = (Int(ids[0])..<Int(ids[0]) + 1, Int(ids[ids.count - 1])..<Int(ids[ids.count - 1]) + 1)
+    var merge = index.nameStarts.count(in: first) <= index.nameEnds.count(in: last)
+      ? PostingMerge(index.nameStarts, words: first) : PostingMerge(index.nameEnds, words: last)
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {
       let base = CatalogIndex.namesPerItem * Int(rank)

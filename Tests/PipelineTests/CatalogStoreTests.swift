@@ -35,10 +35,13 @@ import Testing
 
   @Test func theReaderLeavesOutLinesItCannotUse() {
     let text = """
-      stream-search catalog 1
+      stream-search catalog 2
+      words 2
+      hello
+      world
       names 2
-      Hello
-      World
+      Hello\t0
+      World\t1
       items 3
       s\t0\t-\t1\t-\t2014\t5\t0\t99
       not an item

@@ -5,8 +5,10 @@ import CatalogData
 /// The embedded catalog (docs/catalog.md: sources, format, popularity) as a `CatalogItemStore`.
 ///
 /// The bytes are a small text format written by `Sources/CatalogData/build_catalog.py`: every
-/// distinct name once, then one line of numbers per item, so start-up splits lines and makes
-/// one `String` per distinct name, and an item is rendered only when an answer includes it.
+/// distinct folded word once, sorted; every distinct name once with its words' numbers; then
+/// one line of numbers per item. Start-up splits lines and makes one `String` per distinct name
+/// and one `FoldedWord` per distinct word, folds nothing, and renders an item only when an
+/// answer includes it.
 struct BuiltInCatalog: CatalogItemStore {
   /// What the file says an item is.
   enum Kind: UInt8 {
@@ -37,22 +39,44 @@ struct BuiltInCatalog: CatalogItemStore {
 
   let records: [Record]
   let nameTable: [String]
+  /// The names' folded words as the converter wrote them.
+  let folded: FoldedNames
   /// How many lines the reader could not use; 0 for the data the converter writes.
   let malformedLines: Int
 
-  /// Reads a catalog in the converter's format; lines that do not parse are counted and left out.
+  /// Reads a catalog in the converter's format; lines that do not parse are counted and left out
+  /// (a name line whose word numbers do not parse keeps its name, with no words).
   init(_ bytes: UnsafeRawBufferPointer) {
     var lines = CatalogLines(bytes)
+    var words: [FoldedWord] = []
     var names: [String] = []
+    var start: [Int32] = [0]
+    var tokens: [Int32] = []
     var records: [Record] = []
     var malformed = 0
-    if let format = lines.next(), format.elementsEqual("stream-search catalog 1".utf8),
-      let nameCount = lines.nextCount(after: "names ")
+    if let format = lines.next(), format.elementsEqual("stream-search catalog 2".utf8),
+      let wordCount = lines.nextCount(after: "words ")
     {
+      words.reserveCapacity(wordCount)
+      for _ in 0..<wordCount {
+        guard let line = lines.next() else { break }
+        // Most words are ASCII, whose bytes are their scalars.
+        let isASCII = line.allSatisfy { $0 < 0x80 }
+        words.append(
+          isASCII ? line.map(UInt32.init) : String(decoding: line, as: UTF8.self).unicodeScalars.map(\.value))
+      }
+      let nameCount = lines.nextCount(after: "names ") ?? 0
       names.reserveCapacity(nameCount)
       for _ in 0..<nameCount {
         guard let line = lines.next() else { break }
-        names.append(String(decoding: line, as: UTF8.self))
+        var fields = CatalogFields(line)
+        names.append(String(decoding: fields.next() ?? line, as: UTF8.self))
+        let before = tokens.count
+        if !Self.appendWordIds(fields.next(), below: words.count, to: &tokens) || !fields.isAtEnd {
+          tokens.removeSubrange(before...)
+          malformed += 1
+        }
+        start.append(Int32(tokens.count))
       }
       let itemCount = lines.nextCount(after: "items ") ?? 0
       records.reserveCapacity(itemCount)
@@ -68,48 +92,80 @@ struct BuiltInCatalog: CatalogItemStore {
     }
     self.records = records
     nameTable = names
+    folded = FoldedNames(words: words, start: start, tokens: tokens)
     malformedLines = malformed
+  }
+
+  /// Appends the space-separated word numbers of `field`, each below `wordCount`; false when
+  /// the field is missing or holds anything else.
+  private static func appendWordIds(
+    _ field: UnsafeRawBufferPointer.SubSequence?, below wordCount: Int, to tokens: inout [Int32]
+  ) -> Bool {
+    guard let field else { return false }
+    guard !field.isEmpty else { return true }
+    // Digit by digit rather than splitting, which would allocate an array per name.
+    var value = 0
+    var digits = 0
+    for byte in field {
+      if byte == 0x20 {
+        guard digits > 0, value < wordCount else { return false }
+        tokens.append(Int32(value))
+        (value, digits) = (0, 0)
+      } else {
+        guard (0x30...0x39).contains(byte), digits < 9 else { return false }
+        (value, digits) = (value * 10 + Int(byte - 0x30), digits + 1)
+      }
+    }
+    guard digits > 0, value < wordCount else { return false }
+    tokens.append(Int32(value))
+    return true
   }
 
   /// `kind track collection artist genre date popularity millis cents`, tab-separated; a name
   /// is a number into the table or `-`, the date `YYYY`, `YYYY-MM-DD` or empty.
   private static func record(_ line: UnsafeRawBufferPointer.SubSequence, nameCount: Int) -> Record? {
-    // Fields are read one after the other, without splitting the line into an array first.
-    var start = line.startIndex
-    var exhausted = false
-    func field() -> UnsafeRawBufferPointer.SubSequence? {
-      guard !exhausted else { return nil }
-      let end = line[start...].firstIndex(of: 0x09) ?? line.endIndex
-      defer { if end == line.endIndex { exhausted = true } else { start = end + 1 } }
-      return line[start..<end]
-    }
+    var fields = CatalogFields(line)
     func name() -> Int32? {
-      guard let text = field() else { return nil }
-      if text.elementsEqual([0x2D]) { return CatalogItemNames.none }
+      guard let text = fields.next() else { return nil }
+      if text.count == 1 && text[text.startIndex] == 0x2D { return CatalogItemNames.none }
       guard let number = CatalogLines.number(text), number < nameCount else { return nil }
       return Int32(number)
     }
-    func number() -> Int? { field().flatMap(CatalogLines.number) }
-    guard let kindField = field(), kindField.count == 1, let kind = Kind(rawValue: kindField[kindField.startIndex]),
+    guard let kindField = fields.next(), kindField.count == 1,
+      let kind = Kind(rawValue: kindField[kindField.startIndex]),
       let track = name(), let collection = name(), let artist = name(), let genre = name(),
-      let date = field()?.split(separator: 0x2D).map(CatalogLines.number),
-      date.count == 0 || date.count == 1 || date.count == 3, !date.contains(nil),
-      let popularity = number(), let millis = number(), let cents = number(), exhausted
+      let date = fields.next().flatMap(Self.date), let popularity = fields.next().flatMap(CatalogLines.number),
+      let millis = fields.next().flatMap(CatalogLines.number), let cents = fields.next().flatMap(CatalogLines.number),
+      fields.isAtEnd
     else { return nil }
-    let parts = date.compactMap { $0 }
     return Record(
-      kind: kind, track: track, collection: collection, artist: artist, genre: genre,
-      year: UInt16(clamping: parts.first ?? 0), month: UInt8(clamping: parts.count == 3 ? parts[1] : 0),
-      day: UInt8(clamping: parts.count == 3 ? parts[2] : 0), popularity: Int32(clamping: popularity),
-      millis: Int32(clamping: millis), cents: Int32(clamping: cents))
+      kind: kind, track: track, collection: collection, artist: artist, genre: genre, year: date.year,
+      month: date.month, day: date.day, popularity: Int32(clamping: popularity), millis: Int32(clamping: millis),
+      cents: Int32(clamping: cents))
+  }
+
+  /// `YYYY-MM-DD`, `YYYY` (month and day 0) or empty (all 0); nil for anything else.
+  private static func date(_ text: UnsafeRawBufferPointer.SubSequence) -> (year: UInt16, month: UInt8, day: UInt8)? {
+    if text.isEmpty { return (0, 0, 0) }
+    let first = text.startIndex
+    guard let year = CatalogLines.number(text.prefix(4)), text.count == 4 || text.count == 10 else { return nil }
+    guard text.count == 10 else { return (UInt16(clamping: year), 0, 0) }
+    guard text[first + 4] == 0x2D, text[first + 7] == 0x2D,
+      let month = CatalogLines.number(text[(first + 5)..<(first + 7)]),
+      let day = CatalogLines.number(text[(first + 8)...])
+    else { return nil }
+    return (UInt16(clamping: year), UInt8(clamping: month), UInt8(clamping: day))
   }
 
   var count: Int { records.count }
 
-  var nameCount: Int { nameTable.count }
-
+  /// The distinct name numbered `id`.
   func name(_ id: Int) -> String {
     nameTable[id]
+  }
+
+  func foldedNames() -> FoldedNames {
+    folded
   }
 
   func category(at position: Int) -> Category? {
@@ -160,6 +216,28 @@ struct BuiltInCatalog: CatalogItemStore {
   }
 }
 
+/// The tab-separated fields of one line, left to right, without copying.
+struct CatalogFields {
+  private let line: UnsafeRawBufferPointer.SubSequence
+  private var position: Int
+  /// Whether the last field has been read.
+  private(set) var isAtEnd = false
+
+  init(_ line: UnsafeRawBufferPointer.SubSequence) {
+    self.line = line
+    position = line.startIndex
+  }
+
+  /// The next field, nil after the last.
+  mutating func next() -> UnsafeRawBufferPointer.SubSequence? {
+    guard !isAtEnd else { return nil }
+    var end = position
+    while end < line.endIndex && line[end] != 0x09 { end += 1 }
+    defer { if end == line.endIndex { isAtEnd = true } else { position = end + 1 } }
+    return line[position..<end]
+  }
+}
+
 /// The lines of a byte buffer, without their `\n`, and the decimal numbers in them.
 struct CatalogLines {
   private let bytes: UnsafeRawBufferPointer
@@ -172,7 +250,9 @@ struct CatalogLines {
   /// The next line, nil at the end (a last line without `\n` still counts).
   mutating func next() -> UnsafeRawBufferPointer.SubSequence? {
     guard position < bytes.count else { return nil }
-    let end = bytes[position...].firstIndex(of: 0x0A) ?? bytes.count
+    // A plain loop: the generic `firstIndex(of:)` on a slice was a twentieth of start-up.
+    var end = position
+    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
     defer { position = end + 1 }
     return bytes[position..<end]
   }

@@ -19,6 +19,9 @@ final class CatalogIndex: Sendable {
   let postings: PostingLists
   /// Word id → the ranks with a name *starting* with it.
   let nameStarts: PostingLists
+  /// Word id → the ranks with a name *ending* with it: with `nameStarts`, the exact-name tier
+  /// walks the shorter list ("the" starts thousands of names and ends few).
+  let nameEnds: PostingLists
   /// Rank `r`'s names as word ids: name `j` (track, collection, artist) is
   /// `tokens[nameBounds[3r + j] ..< nameBounds[3r + j + 1]]`.
   let tokens: [Int32]
@@ -37,21 +40,35 @@ final class CatalogIndex: Sendable {
   /// How many names of an item are indexed: track, collection, artist.
   static let namesPerItem = 3
 
-  /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id).
-  init(store: any CatalogItemStore, positions unordered: [UInt32]) {
+  /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id),
+  /// whose names are folded in `names` (`CatalogItemStore.foldedNames()`).
+  init(store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames) {
     let positions = Self.rankOrder(unordered, in: store)
     self.store = store
     self.positions = positions
 
-    var names = NameTokenizer(store: store)
+    var tokens: [Int32] = []
+    var bounds: [Int32] = [0]
+    bounds.reserveCapacity(Self.namesPerItem * positions.count + 1)
+    func add(_ name: Int32) {
+      if name != CatalogItemNames.none { tokens.append(contentsOf: names.words(ofName: name)) }
+      bounds.append(Int32(tokens.count))
+    }
     for position in positions {
       let item = store.names(at: Int(position))
-      names.add(item.track)
-      names.add(item.collection)
-      names.add(item.artist)
+      add(item.track)
+      add(item.collection)
+      add(item.artist)
     }
-    let (words, tokens) = names.takeSortedDictionary()
-    let bounds = names.bounds
+    // Only the words of these items, renumbered: a subset of a sorted dictionary stays sorted.
+    var localId = [Int32](repeating: -1, count: names.words.count)
+    for token in tokens { localId[Int(token)] = 0 }
+    var words: [FoldedWord] = []
+    for id in localId.indices where localId[id] == 0 {
+      localId[id] = Int32(words.count)
+      words.append(names.words[id])
+    }
+    for position in tokens.indices { tokens[position] = localId[Int(tokens[position])] }
     self.words = words
     self.tokens = tokens
     nameBounds = bounds
@@ -59,15 +76,8 @@ final class CatalogIndex: Sendable {
     postings = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
       tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
     }
-    // The first word of each name: a name (track, collection, artist) starts with it.
-    var firstWords: [Int32] = []
-    nameStarts = PostingLists(wordCount: words.count, rankCount: positions.count) { rank in
-      firstWords.removeAll(keepingCapacity: true)
-      for name in Self.namesPerItem * rank..<Self.namesPerItem * (rank + 1) where bounds[name] < bounds[name + 1] {
-        firstWords.append(tokens[Int(bounds[name])])
-      }
-      return firstWords[...]
-    }
+    nameStarts = Self.nameEdges(tokens, bounds, wordCount: words.count, rankCount: positions.count, last: false)
+    nameEnds = Self.nameEdges(tokens, bounds, wordCount: words.count, rankCount: positions.count, last: true)
     itemWordBits = positions.indices.map { rank in
       tokens[Int(bounds[Self.namesPerItem * rank])..<Int(bounds[Self.namesPerItem * (rank + 1)])]
         .reduce(UInt64(0)) { $0 | Self.wordBit($1) }
@@ -96,41 +106,28 @@ final class CatalogIndex: Sendable {
     self.wordMasks = wordMasks
   }
 
+  /// Word id → the ranks with a name whose first word (or with `last`, whose last word) it is.
+  private static func nameEdges(
+    _ tokens: [Int32], _ bounds: [Int32], wordCount: Int, rankCount: Int, last: Bool
+  ) -> PostingLists {
+    var edges: [Int32] = []
+    return PostingLists(wordCount: wordCount, rankCount: rankCount) { rank in
+      edges.removeAll(keepingCapacity: true)
+      for name in namesPerItem * rank..<namesPerItem * (rank + 1) where bounds[name] < bounds[name + 1] {
+        edges.append(tokens[Int(last ? bounds[name + 1] - 1 : bounds[name])])
+      }
+      return edges[...]
+    }
+  }
+
   /// `positions` ordered by their items' popularity (highest first), then id (lowest first).
-  ///
-  /// A counting sort on popularity when its values span less than about four times the items
-  /// (the generated filler), then a sort by id of each group of equal popularity that is not in
-  /// id order already; otherwise an ordinary sort. Calling a comparison closure per pair costs
-  /// most of the start-up time in debug builds.
+  /// The keys are read once into arrays: asking the store per comparison costs far more.
   private static func rankOrder(_ positions: [UInt32], in store: any CatalogItemStore) -> [UInt32] {
     let keys = positions.map { store.rankKey(at: Int($0)) }
     let popularities = keys.map(\.popularity)
     let ids = keys.map(\.id)
-    guard let lowest = popularities.min(), let highest = popularities.max() else { return positions }
-    // Counting pays only while the buckets are few next to the items (the generated filler's
-    // 900 values); the built-in catalog's popularity spans a million values.
-    let span = highest.subtractingReportingOverflow(lowest).partialValue
-    guard span < 4 * positions.count + 1_024, highest >= lowest else {
-      let order = positions.indices.sorted { left, right in
-        popularities[left] != popularities[right]
-          ? popularities[left] > popularities[right] : ids[left] < ids[right]
-      }
-      return order.map { positions[$0] }
-    }
-    // Bucket b holds popularity `highest - b`; `groupStart[b]` is where it begins in `order`.
-    var groupStart = [Int](repeating: 0, count: highest - lowest + 2)
-    for popularity in popularities { groupStart[highest - popularity + 1] += 1 }
-    for bucket in 1..<groupStart.count { groupStart[bucket] += groupStart[bucket - 1] }
-    var next = groupStart
-    var order = [Int](repeating: 0, count: positions.count)
-    for (index, popularity) in popularities.enumerated() {
-      order[next[highest - popularity]] = index
-      next[highest - popularity] += 1
-    }
-    for bucket in 0..<(groupStart.count - 1) where groupStart[bucket + 1] - groupStart[bucket] > 1 {
-      let group = groupStart[bucket]..<groupStart[bucket + 1]
-      let inIdOrder = group.dropFirst().allSatisfy { ids[order[$0 - 1]] <= ids[order[$0]] }
-      if !inIdOrder { order[group].sort { ids[$0] < ids[$1] } }
+    let order = positions.indices.sorted { left, right in
+      popularities[left] != popularities[right] ? popularities[left] > popularities[right] : ids[left] < ids[right]
     }
     return order.map { positions[$0] }
   }

@@ -1,67 +1,45 @@
-// The parts of building a catalog index: folding names to word ids, and laying out posting
-// lists flat (the one form every list of the index takes). Both keep their working state in a
+// The parts of building a catalog index: names as word ids, and posting lists laid out flat
+// (the one form every list of the index takes). Both keep their working state in a
 // few flat arrays, because whatever the build allocates at its peak stays in the process's
 // resident memory afterwards.
 
-/// Folds names to words and gives every distinct word an id. Each distinct name of the store
-/// (an artist shared by a hundred songs) is folded once; its word ids are kept in one flat
-/// array and copied for every item that has it.
-struct NameTokenizer {
-  private let store: any CatalogItemStore
-  /// The distinct words in first-seen order; a word's id here is its id until sorting.
-  private var words = Interner<FoldedWord>()
-  /// Name number → where its word ids start in `nameTokens`; -1 until the name is first seen.
-  private var nameStart: [Int32]
-  /// Name number → how many words it has.
-  private var nameLength: [Int32]
-  private var nameTokens: [Int32] = []
-  /// The word ids of every name added, one name after the other.
-  private(set) var tokens: [Int32] = []
-  /// Where each added name's tokens start; one more entry than names.
-  private(set) var bounds: [Int32] = [0]
+/// The folded words of every distinct name of a store: one sorted dictionary of words, and per
+/// name the ids of its words. Made once per catalog and shared by the indexes of its categories.
+/// The built-in catalog carries them ready-made (the converter folds its names), so start-up
+/// folds nothing; other stores fold their names with `TextFolding`.
+struct FoldedNames {
+  /// Every distinct word, sorted by scalar values.
+  let words: [FoldedWord]
+  /// Name `n`'s word ids are `tokens[start[n] ..< start[n + 1]]`.
+  let start: [Int32]
+  let tokens: [Int32]
 
-  init(store: any CatalogItemStore) {
-    self.store = store
-    nameStart = Array(repeating: -1, count: store.nameCount)
-    nameLength = Array(repeating: 0, count: store.nameCount)
+  init(words: [FoldedWord], start: [Int32], tokens: [Int32]) {
+    self.words = words
+    self.start = start
+    self.tokens = tokens
   }
 
-  /// Appends the words of the store's name numbered `name` (none for `CatalogItemNames.none`).
-  mutating func add(_ name: Int32) {
-    if name != CatalogItemNames.none {
-      let number = Int(name)
-      if nameStart[number] < 0 { fold(number) }
-      let start = Int(nameStart[number])
-      tokens.append(contentsOf: nameTokens[start..<start + Int(nameLength[number])])
+  /// Folds `names` with `TextFolding`, numbering the distinct words in dictionary order.
+  init(folding names: some Sequence<String>) {
+    var interner = Interner<FoldedWord>()
+    var start: [Int32] = [0]
+    var tokens: [Int32] = []
+    for name in names {
+      for word in TextFolding.words(name) { tokens.append(interner.id(of: word)) }
+      start.append(Int32(tokens.count))
     }
-    bounds.append(Int32(tokens.count))
-  }
-
-  private mutating func fold(_ number: Int) {
-    nameStart[number] = Int32(nameTokens.count)
-    var length: Int32 = 0
-    for word in TextFolding.words(store.name(number)) {
-      nameTokens.append(words.id(of: word))
-      length += 1
-    }
-    nameLength[number] = length
-  }
-
-  /// The words sorted by scalar values, and `tokens` renumbered to match; renumbered in place
-  /// (this tokenizer's `tokens` are left empty) rather than copied, to keep the build's peak low.
-  mutating func takeSortedDictionary() -> (words: [FoldedWord], tokens: [Int32]) {
-    let wordsInOrder = words.values
-    let order = wordsInOrder.indices.sorted { wordsInOrder[$0].lexicographicallyPrecedes(wordsInOrder[$1]) }
+    let unsorted = interner.values
+    let order = unsorted.indices.sorted { unsorted[$0].lexicographicallyPrecedes(unsorted[$1]) }
     var newId = [Int32](repeating: 0, count: order.count)
-    for (position, oldId) in order.enumerated() {
-      newId[oldId] = Int32(position)
-    }
-    var renumbered = tokens
-    tokens = []
-    for position in renumbered.indices {
-      renumbered[position] = newId[Int(renumbered[position])]
-    }
-    return (order.map { wordsInOrder[$0] }, renumbered)
+    for (position, oldId) in order.enumerated() { newId[oldId] = Int32(position) }
+    for position in tokens.indices { tokens[position] = newId[Int(tokens[position])] }
+    self.init(words: order.map { unsorted[$0] }, start: start, tokens: tokens)
+  }
+
+  /// The word ids of the name numbered `name`.
+  func words(ofName name: Int32) -> ArraySlice<Int32> {
+    tokens[Int(start[Int(name)])..<Int(start[Int(name) + 1])]
   }
 }
 

@@ -13,13 +13,12 @@ protocol CatalogItemStore: Sendable {
   func category(at position: Int) -> Category?
   /// The item's popularity (0 when it has none) and id, which rank it within a tier.
   func rankKey(at position: Int) -> (popularity: Int, id: Int)
-  /// How many distinct names there are; they are numbered `0 ..< nameCount`.
-  var nameCount: Int { get }
-  /// The distinct name numbered `id`.
-  func name(_ id: Int) -> String
+  /// The folded words of the distinct names, numbered as `names(at:)` numbers them; asked once
+  /// per catalog, while its indexes are built.
+  func foldedNames() -> FoldedNames
   /// The numbers of the names the index matches against: track, collection and artist, in that
   /// order, `CatalogItemNames.none` where the item lacks one. Repeated names (an artist's songs)
-  /// share a number, so the index folds each distinct name once.
+  /// share a number, so each distinct name is folded once.
   func names(at position: Int) -> CatalogItemNames
   /// The whole item, as it is returned from a search.
   func item(at position: Int) -> SearchItem
@@ -58,10 +57,8 @@ struct SearchItemStore: CatalogItemStore {
 
   var count: Int { items.count }
 
-  var nameCount: Int { distinctNames.count }
-
-  func name(_ id: Int) -> String {
-    distinctNames[id]
+  func foldedNames() -> FoldedNames {
+    FoldedNames(folding: distinctNames)
   }
 
   func names(at position: Int) -> CatalogItemNames {

@@ -6,12 +6,14 @@
 ///
 /// 1. Tiers, each query word against the words of an item's names (track, collection, artist),
 ///    after `TextFolding`:
-///    - tier 1: one name starts with the query: all words but the last equal, in order, the
+///    - tier 1: one name is the query: its words are the query's words, in order ("imagine"
+///      finds the song "Imagine" before the artist Imagine Dragons);
+///    - tier 2: one name starts with the query: all words but the last equal, in order, the
 ///      name's first words and the last starts the next ("taylor sw", "star wa");
-///    - tier 2: every query word starts some word ("swift tay");
-///    - tier 3: every query word starts or lies inside (3+ characters) a word, one inside ("aylor");
-///    - tier 4: every query word is as above or a typo of a word (`isTypo`: "tylor", "metalica").
-/// 2. Typos only as a last resort: tier 4 is answered only when tiers 1–3 find nothing in the
+///    - tier 3: every query word starts some word ("swift tay");
+///    - tier 4: every query word starts or lies inside (3+ characters) a word, one inside ("aylor");
+///    - tier 5: every query word is as above or a typo of a word (`isTypo`: "tylor", "metalica").
+/// 2. Typos only as a last resort: tier 5 is answered only when tiers 1–4 find nothing in the
 ///    category, so a typo never pushes junk under real matches ("eminem" and "Meinem").
 /// 3. Within a tier by popularity (highest first), then id (lowest first).
 enum CatalogRanking {
@@ -28,33 +30,35 @@ enum CatalogRanking {
     var ranked = candidates.compactMap { candidate in
       tier(of: query, in: candidate.names).map { (tier: $0, popularity: candidate.popularity, id: candidate.id) }
     }
-    if ranked.contains(where: { $0.tier < 4 }) { ranked.removeAll { $0.tier == 4 } }
+    if ranked.contains(where: { $0.tier < 5 }) { ranked.removeAll { $0.tier == 5 } }
     ranked.sort { ($0.tier, -$0.popularity, $0.id) < ($1.tier, -$1.popularity, $1.id) }
     return ranked.prefix(limit).map(\.id)
   }
 
-  /// The tier (1–4) of an item with `names` for `query`; nil when some query word matches no word.
+  /// The tier (1–5) of an item with `names` for `query`; nil when some query word matches no word.
   static func tier(of query: [FoldedWord], in names: [[FoldedWord]]) -> Int? {
-    var loosest = 2
+    var loosest = 3
     for part in query {
       var best = Int.max
-      for word in names.joined() where best > 2 {
+      for word in names.joined() where best > 3 {
         if word.starts(with: part) {
-          best = 2
-        } else if best > 3, part.count >= 3, contains(word, part) {
           best = 3
-        } else if best > 4, isTypo(part, of: word) {
+        } else if best > 4, part.count >= 3, contains(word, part) {
           best = 4
+        } else if best > 5, isTypo(part, of: word) {
+          best = 5
         }
       }
       guard best != Int.max else { return nil }
       loosest = max(loosest, best)
     }
+    guard loosest == 3 else { return loosest }
+    if names.contains(where: { $0 == query }) { return 1 }
     let startsAName = names.contains { name in
       name.count >= query.count && name.prefix(query.count - 1).elementsEqual(query.dropLast())
         && name[query.count - 1].starts(with: query[query.count - 1])
     }
-    return loosest == 2 && startsAName ? 1 : loosest
+    return startsAName ? 2 : 3
   }
 
   /// Whether query word `part` is a typo of `word`: the same first character (people rarely

@@ -1,9 +1,9 @@
-// Tiers 2–4 of a catalog search: every query word starts a word; every query word starts or
+// Tiers 3–5 of a catalog search: every query word starts a word; every query word starts or
 // lies inside a word; every query word is also allowed a typo. Each walks one posting list in
 // rank order and checks the other query words on each candidate's own words.
 
 extension CatalogSearch {
-  // MARK: Tier 2: every query word starts a word
+  // MARK: Tier 3: every query word starts a word
 
   /// Appends the items where every query word starts a word, other than `nameMatches`.
   mutating func collectWordPrefixMatches(skipping nameMatches: [Int32]) {
@@ -14,7 +14,7 @@ extension CatalogSearch {
     var merge = PostingMerge(index.postings, words: prefixes[driver])
     var skipped = 0
     while ranks.count < limit, let rank = merge.next() {
-      // Both lists ascend, so one pointer finds the items tier 1 already took.
+      // Both lists ascend, so one pointer finds the items tiers 1 and 2 already took.
       while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
       if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
       if startsWords(rank, except: driver) { ranks.append(rank) }
@@ -35,7 +35,7 @@ extension CatalogSearch {
     return true
   }
 
-  // MARK: Tiers 3 and 4: inside a word, within a typo
+  // MARK: Tiers 4 and 5: inside a word, within a typo
 
   /// Marks the words `lookup` finds for each query word as matching it by `match` where they
   /// match no better, and adds them to `looseWords`; returns them per query word (none: the
@@ -54,7 +54,7 @@ extension CatalogSearch {
     return added
   }
 
-  /// Appends the items whose loosest word match is exactly `match` (tier 3 for `inside`, 4 for
+  /// Appends the items whose loosest word match is exactly `match` (tier 4 for `inside`, 5 for
   /// `typo`): every query word matches a word that well or better, one only that well. Better
   /// items were all taken by the earlier tiers.
   ///

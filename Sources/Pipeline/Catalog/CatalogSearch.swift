@@ -1,13 +1,13 @@
-// Matching and ranking of one query against one catalog index, in four tiers, best first:
-// a name starts with the query; every query word starts a word; every query word is inside a
-// word; every query word is within a typo of a word (`CatalogRanking` defines the rule).
+// Matching and ranking of one query against one catalog index, in five tiers, best first:
+// a name is the query; a name starts with it; every query word starts a word; every query word
+// is inside a word; every query word is within a typo of a word (`CatalogRanking` defines it).
 
 extension CatalogIndex {
   /// At most `limit` items matching `term`, best first. A term without letters or digits
   /// matches nothing.
   ///
-  /// The answer `CatalogRanking` defines: four tiers, each complete before the next starts,
-  /// typos only when the first three find nothing, within a tier by popularity, then id.
+  /// The answer `CatalogRanking` defines: five tiers, each complete before the next starts,
+  /// typos only when the first four find nothing, within a tier by popularity, then id.
   func search(_ term: String, limit: Int) -> [SearchItem] {
     guard limit > 0, !positions.isEmpty else { return [] }
     let query = TextFolding.words(term)
@@ -75,7 +75,7 @@ struct CatalogSearch {
 
   /// Runs the tiers in order until `limit` ranks are found or every tier is exhausted.
   mutating func run() {
-    let nameMatches = collectNamePrefixMatches()
+    let nameMatches = collectNameMatches()
     guard ranks.count < limit else { return }
     collectWordPrefixMatches(skipping: nameMatches)
     guard ranks.count < limit else { return }
@@ -100,12 +100,15 @@ struct CatalogSearch {
     }
   }
 
-  // MARK: Tier 1: a name starts with the query
+  // MARK: Tiers 1 and 2: a name is the query, a name starts with it
 
-  /// Appends the items with a name starting with the query; returns them (ascending ranks).
-  private mutating func collectNamePrefixMatches() -> [Int32] {
+  /// Appends the items with a name that is the query, then the others with a name starting with
+  /// it; returns both together, ascending.
+  private mutating func collectNameMatches() -> [Int32] {
+    let exact = exactNameMatches()
+    ranks.append(contentsOf: exact)
     let last = query.count - 1
-    guard !prefixes[last].isEmpty else { return [] }
+    guard ranks.count < limit, !prefixes[last].isEmpty else { return exact }
     var found: [Int32] = []
     if last == 0 {
       var merge = PostingMerge(index.nameStarts, words: prefixes[0])
@@ -113,11 +116,37 @@ struct CatalogSearch {
     } else {
       found = namesStartingWithWords(last: last)
     }
-    ranks.append(contentsOf: found)
+    // `found` holds the first `limit` items of tier 2 with the exact ones among them, so it
+    // has at least `limit - exact.count` others.
+    let others = found.filter { !exact.contains($0) }.prefix(limit - exact.count)
+    ranks.append(contentsOf: others)
+    return (exact + others).sorted()
+  }
+
+  /// Tier 1: the items with a name whose words are the query's, ascending; the candidates are
+  /// the items with a name starting with the query's first word or ending with its last,
+  /// whichever are fewer.
+  private func exactNameMatches() -> [Int32] {
+    var ids: [Int32] = []
+    for word in query {
+      guard let id = index.wordId(of: word) else { return [] }
+      ids.append(Int32(id))
+    }
+    let (first, last) = (Int(ids[0])..<Int(ids[0]) + 1, Int(ids[ids.count - 1])..<Int(ids[ids.count - 1]) + 1)
+    var merge = index.nameStarts.count(in: first) <= index.nameEnds.count(in: last)
+      ? PostingMerge(index.nameStarts, words: first) : PostingMerge(index.nameEnds, words: last)
+    var found: [Int32] = []
+    while found.count < limit, let rank = merge.next() {
+      let base = CatalogIndex.namesPerItem * Int(rank)
+      let isExact = (base..<base + CatalogIndex.namesPerItem).contains { name in
+        tokens[Int(nameBounds[name])..<Int(nameBounds[name + 1])].elementsEqual(ids)
+      }
+      if isExact { found.append(rank) }
+    }
     return found
   }
 
-  /// Tier 1 for several query words: all but the last must be whole words of the name, in
+  /// Tier 2 for several query words: all but the last must be whole words of the name, in
   /// order, and the last must start the next word.
   ///
   /// Candidates are the items with the rarest of the whole words or of the words the last one

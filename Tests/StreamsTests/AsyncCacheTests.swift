@@ -352,4 +352,38 @@ import Testing
     #expect(statistics.expirations == expirations && statistics.evictions == evictions)
     #expect(expirations > 0 && evictions > 0 && expected.contains(.cached))
   }
+
+  @Test func aDatedLoadExpiresAtItsObtainedInstantPlusTheTimeToLive() throws {
+    // A value another tier kept since 50 min before now, with a time to live of an hour, read at
+    // 50 min: a hit until 59:59.999 and a miss at exactly 60:00 on the cache's clock.
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let cache = Cache(capacity: 4, timeToLive: .seconds(3_600), clock: clock)
+    let readAt = Duration.seconds(50 * 60)
+    runner.advance(to: .milliseconds(3_000_000))
+    let first = try runner.run {
+      try await cache.datedValue(for: "a", load: { ("kept", obtainedAt: clock.now.advanced(by: .zero - readAt)) })
+    }
+    #expect(first == CacheAnswer(value: "kept", origin: .loaded))
+    runner.advance(to: .milliseconds(3_599_999))
+    let hit = try runner.run { try await cache.value(for: "a") { "reloaded" } }
+    #expect(hit == CacheAnswer(value: "kept", origin: .cached))
+    runner.advance(to: .milliseconds(3_600_000))
+    let miss = try runner.run { try await cache.value(for: "a") { "reloaded" } }
+    #expect(miss == CacheAnswer(value: "reloaded", origin: .loaded))
+  }
+
+  @Test func aDatedLoadNeverLivesLongerThanAnUndatedOne() throws {
+    // An instant after the load finished (a calendar that moved back) counts as the finish.
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock
+    let cache = Cache(capacity: 4, timeToLive: .seconds(1), clock: clock)
+    _ = try runner.run {
+      try await cache.datedValue(for: "a", load: { ("a", obtainedAt: clock.now.advanced(by: .seconds(60))) })
+    }
+    runner.advance(to: .milliseconds(999))
+    #expect(try runner.run { try await cache.value(for: "a") { "b" }.origin } == .cached)
+    runner.advance(to: .milliseconds(1_000))
+    #expect(try runner.run { try await cache.value(for: "a") { "b" }.origin } == .loaded)
+  }
 }

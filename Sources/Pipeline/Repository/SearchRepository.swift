@@ -95,24 +95,27 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// - Throws: `SearchError` when the source failed, `CancellationError` when cancelled.
   func answer(for term: SearchTerm, scope: Scope, onRateWait: RateWaitReport? = nil) async throws -> Answer {
     let key = key(for: term, scope: scope)
-    let load: @Sendable () async throws -> Loaded = { [self] in
+    // Dated, so that the memory cache's time to live counts from when the answer was fetched:
+    // a stored answer 50 minutes old with a one-hour time to live expires in memory 10 minutes on.
+    let load: @Sendable () async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] in
       if let disk, let stored = disk.freshAnswer(for: key.storeKey) {
         log { .diskHit(term: term.text, category: scope.name) }
-        return Loaded(items: stored, fromDisk: true)
+        // The age is measured on the wall clock (the stamp's clock), the instant on this run's.
+        return (Loaded(items: stored.items, fromDisk: true), clock.now.advanced(by: .zero - stored.age))
       }
       let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait)
       if let disk {
         disk.save(items, for: key.storeKey)
         log { .stored(term: term.text, category: scope.name) }
       }
-      return Loaded(items: items)
+      return (Loaded(items: items), clock.now)
     }
     let answer: CacheAnswer<Loaded>
     do {
       if let cache {
-        answer = try await cache.value(for: key, load: load)
+        answer = try await cache.datedValue(for: key, load: load)
       } else {
-        answer = CacheAnswer(value: try await load(), origin: .loaded)
+        answer = CacheAnswer(value: try await load().value, origin: .loaded)
       }
     } catch let error as SearchError {
       // Offline fallback: an answer past its time to live beats an error while the source fails,

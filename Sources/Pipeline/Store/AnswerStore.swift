@@ -64,11 +64,23 @@ public final class AnswerStore: Sendable {
     directory: String, capacity: Int = 1_000, maxBytes: Int = 64 << 20, wallClock: any WallClock = SystemWallClock(),
     report: @escaping @Sendable (String) -> Void
   ) -> AnswerStore {
+    open(
+      directory: directory, capacity: capacity, maxBytes: maxBytes, wallClock: wallClock,
+      writerBusyTimeout: busyTimeout, report: report)
+  }
+
+  /// ``open(directory:capacity:maxBytes:wallClock:report:)`` with the writer waiting up to
+  /// `writerBusyTimeout` ms for a lock: a test that holds the file's lock makes it long, so the
+  /// write it stalls is still waiting however slowly the machine runs.
+  static func open(
+    directory: String, capacity: Int = 1_000, maxBytes: Int = 64 << 20, wallClock: any WallClock = SystemWallClock(),
+    writerBusyTimeout: Int32, report: @escaping @Sendable (String) -> Void
+  ) -> AnswerStore {
     let path = (directory as NSString).appendingPathComponent(fileName)
     do throws(StoreOpenFailure) {
       let connection = try openConnection(directory: directory, path: path)
       return AnswerStore(
-        path: path, connection: connection, writer: StoreWriter(path: path, busyTimeout: busyTimeout),
+        path: path, connection: connection, writer: StoreWriter(path: path, busyTimeout: writerBusyTimeout),
         capacity: capacity, maxBytes: maxBytes, wallClock: wallClock, report: report)
     } catch {
       report(Self.offLine(error.message))

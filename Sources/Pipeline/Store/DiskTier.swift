@@ -30,12 +30,15 @@ final class DiskTier: Sendable {
   var hits: Int { hitCount.withLock { $0 } }
 
   /// The stored items for `key` if they are still fresh (fetched less than the time to live ago,
-  /// on the wall clock); marks them used. Nil on a miss, an expired answer or an unreadable one.
-  func freshAnswer(for key: StoreKey) -> [Category: [SearchItem]]? {
+  /// on the wall clock), and how long ago they were fetched (never negative: a stamp from the
+  /// future, after the calendar moved back, counts as now); marks them used. Nil on a miss, an
+  /// expired answer or an unreadable one.
+  func freshAnswer(for key: StoreKey) -> (items: [Category: [SearchItem]], age: Duration)? {
     guard let stored = store.answer(for: key), isFresh(stored), let items = stored.items else { return nil }
     store.markUsed(key)
     hitCount.withLock { $0 += 1 }
-    return items
+    let age = max(0, store.wallClock.millisecondsSinceEpoch - stored.fetchedAt)
+    return (items, .milliseconds(age))
   }
 
   /// The stored items for `key`, however old: the fallback when the source fails.

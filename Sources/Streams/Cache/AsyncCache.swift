@@ -31,7 +31,9 @@
 /// - **Bounded LRU.** At most `capacity` entries are stored; a hit makes its entry the most
 ///   recently used; storing into a full cache evicts the least recently used entry. O(1) each.
 /// - **Time to live.** An entry stored at instant `t` (when its load finished, on `clock`) is a
-///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. An expired entry
+///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. A load that got
+///   its value from a slower tier that kept it (``datedValue(for:load:)``) names the instant the
+///   value was first obtained instead, so keeping it elsewhere never makes it live longer. An expired entry
 ///   stays (counting towards `capacity`) until a successful load replaces it or it is evicted,
 ///   so ``staleValue(for:)`` can offer it when the reload fails.
 /// - **Coalescing.** A miss keeps its load, an unstructured task, in the cache while it runs, so
@@ -123,6 +125,32 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   @inlinable public func value(
     for key: Key, load: @escaping @Sendable () async throws -> Value
   ) async throws -> CacheAnswer<Value> {
+    try await lookUp(key, load: { (try await load(), nil) })
+  }
+
+  /// The value for `key` as ``value(for:load:)`` gives it, from a load that also says when its
+  /// value was obtained: its time to live counts from `obtainedAt`, not from when the load
+  /// finished.
+  ///
+  /// Useful in front of a tier that keeps values (a file, another process): a value read there
+  /// 50 minutes after it was fetched, with a time to live of an hour, expires here 10 minutes
+  /// later. An `obtainedAt` after the load finished counts as the instant it finished; one
+  /// `timeToLive` or more ago stores an entry that has already expired (the next call loads
+  /// again; ``staleValue(for:)`` still offers it). Element, failure and cancellation behave as
+  /// in ``value(for:load:)``.
+  @inlinable public func datedValue(
+    for key: Key, load: @escaping @Sendable () async throws -> (value: Value, obtainedAt: C.Instant)
+  ) async throws -> CacheAnswer<Value> {
+    try await lookUp(key, load: {
+      let loaded = try await load()
+      return (loaded.value, loaded.obtainedAt)
+    })
+  }
+
+  /// The one lookup behind both entry points; a nil instant means "when the load finished".
+  @inlinable func lookUp(
+    _ key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?)
+  ) async throws -> CacheAnswer<Value> {
     if let value = storedValue(for: key) {
       counters.hits += 1
       return CacheAnswer(value: value, origin: .cached)
@@ -208,14 +236,14 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   }
 
   @inlinable func startLoad(
-    for key: Key, load: @escaping @Sendable () async throws -> Value, firstWaiter: LoadWaiter<Value>
+    for key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?), firstWaiter: LoadWaiter<Value>
   ) -> UInt64 {
     lastFlightID &+= 1
     let id = lastFlightID
     // The task reports back to the actor; the actor is held until the caller has registered
     // as a waiter, so the result cannot arrive before someone waits for it.
     let task = Task(inheritingExecutor: {
-      let result: Result<Value, any Error>
+      let result: Result<(Value, C.Instant?), any Error>
       do {
         result = .success(try await load())
       } catch {
@@ -228,17 +256,21 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   }
 
   /// A load finished: store its value (unless abandoned or cleared) and answer its waiters.
-  @inlinable func finish(_ id: UInt64, for key: Key, with result: Result<Value, any Error>) {
+  @inlinable func finish(_ id: UInt64, for key: Key, with result: Result<(Value, C.Instant?), any Error>) {
     // Abandoned by all its waiters (and maybe replaced by a newer load): drop the result.
     guard let flight = flights[key], flight.id == id else { return }
     flights[key] = nil
-    if case .success(let value) = result, flight.storesResult {
-      let expiry = timeToLive.map { clock.now.advanced(by: $0) }
+    if case .success(let (value, obtainedAt)) = result, flight.storesResult {
+      let now = clock.now
+      // Never later than now: a value cannot live longer for having been obtained "later".
+      let start = obtainedAt.map { min($0, now) } ?? now
+      let expiry = timeToLive.map { start.advanced(by: $0) }
       if entries.insert(Entry(value: value, expiry: expiry), for: key) != nil {
         counters.evictions += 1
       }
     }
-    for waiter in flight.waiters { waiter.answer(with: result) }
+    let answer = result.map { $0.0 }
+    for waiter in flight.waiters { waiter.answer(with: answer) }
   }
 
   /// A cancelled caller left: forget it, and cancel the load when nobody waits for it any more.

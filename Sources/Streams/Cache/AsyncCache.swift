@@ -8,10 +8,16 @@
 /// a key whose load is still running wait for that load instead of starting another.
 ///
 /// ```swift
-/// let cache = AsyncCache<String, [Item], ContinuousClock>(
-///   capacity: 256, timeToLive: .seconds(30), clock: ContinuousClock())
-/// let answer = try await cache.value(for: query) { try await source.search(query) }
-/// print(answer.value.count, answer.origin)   // e.g. "12 loaded", then "12 cached"
+/// let runner = VirtualTimeRunner()
+/// let clock = runner.clock                 // ContinuousClock() in production
+/// let cache = AsyncCache<String, [String], ManualClock>(capacity: 256, timeToLive: .seconds(30), clock: clock)
+/// @Sendable func search(_ query: String) async throws -> [String] {
+///   try await clock.sleep(for: .milliseconds(100)); return ["\(query) (song)"]
+/// }
+/// let first = try runner.run { try await cache.value(for: "tay") { try await search("tay") } }
+/// // first.origin == .loaded, after 100 ms (runner.now == .milliseconds(100))
+/// let again = try runner.run { try await cache.value(for: "tay") { try await search("tay") } }
+/// // again.origin == .cached at once, with the same value
 /// ```
 ///
 /// In a test, hand it a ``VirtualTimeRunner``'s clock and check each instant exactly:

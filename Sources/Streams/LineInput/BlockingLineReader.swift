@@ -7,10 +7,23 @@
 /// ``VirtualTimeRunner`` while replaying a recorded input file:
 ///
 /// ```swift
-/// var reader = try BlockingLineReader.open(path: "keystrokes.txt")
-/// while let line = try reader.next() {
-///   // feed line.content to the runner
+/// let path = FileManager.default.temporaryDirectory.appendingPathComponent("keystrokes-\(UUID()).txt").path
+/// try "t\nta\ntay\n".write(toFile: path, atomically: true, encoding: .utf8)
+/// let runner = VirtualTimeRunner()
+/// let clock = runner.clock
+/// let (keystrokes, typing) = AsyncStream.makeStream(of: String.self)
+/// let searched = runner.start {
+///   var terms: [String] = []
+///   for try await term in keystrokes.debounce(for: .milliseconds(300), clock: clock) { terms.append(term) }
+///   return terms
 /// }
+/// var reader = try BlockingLineReader.open(path: path)
+/// while let line = try reader.next() {     // blocks this thread, the one that drives the runner
+///   typing.yield(line.text ?? "")
+///   runner.advance(by: .milliseconds(100)) // one keystroke every 100 ms of virtual time
+/// }
+/// typing.finish()
+/// let terms = try runner.finish(searched)  // terms == ["tay"], searched when the input ended
 /// ```
 ///
 /// It reads 64 KiB at a time and splits with a ``LineSplitter``, so lines, bad lines and the

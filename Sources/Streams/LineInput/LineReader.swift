@@ -7,12 +7,20 @@ import Foundation
 /// Useful for live input, e.g. keystrokes piped into the program:
 ///
 /// ```swift
-/// for try await line in LineReader(fileDescriptor: STDIN_FILENO) {
+/// var ends: [Int32] = [-1, -1]
+/// _ = pipe(&ends)                          // ends[0] stands in for STDIN_FILENO
+/// let typed: [UInt8] = Array("tay\n".utf8) + [0xFF, 0x0A] + Array("taylor".utf8)
+/// _ = typed.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+/// close(ends[1])                           // the writer is done: the reader finishes after "taylor"
+/// var texts: [String] = [], badLines: [Int] = []
+/// for try await line in LineReader(fileDescriptor: ends[0]) {
 ///   switch line.content {
-///   case .text(let text): handle(text)
-///   case .invalidUTF8, .tooLong: report(line)
+///   case .text(let text): texts.append(text)
+///   case .invalidUTF8, .tooLong: badLines.append(line.number)
 ///   }
 /// }
+/// close(ends[0])
+/// // texts == ["tay", "taylor"], badLines == [2]: a bad line is reported and reading goes on
 /// ```
 ///
 /// Each iteration starts one dedicated `Thread` that waits with `poll(2)` and reads 64 KiB at a

@@ -8,11 +8,18 @@ import Synchronization
 /// Useful in front of a service with a request quota: call ``acquire()`` before each request.
 ///
 /// ```swift
-/// let limiter = RateLimiter(permits: 20, per: .seconds(60), clock: ContinuousClock())
-/// for query in queries {
-///   try await limiter.acquire()      // the 21st call inside a minute waits here
-///   results.append(try await source.search(query))
+/// let runner = VirtualTimeRunner()
+/// let clock = runner.clock                // ContinuousClock() in production
+/// let limiter = RateLimiter(permits: 2, per: .seconds(1), clock: clock)
+/// let sentAt = try runner.run {
+///   var sentAt: [Int64] = []
+///   for _ in 0..<3 {
+///     try await limiter.acquire()         // the 3rd call inside a second waits here
+///     sentAt.append(clock.now.milliseconds)   // send the request now
+///   }
+///   return sentAt
 /// }
+/// // sentAt == [0, 0, 1_000]
 /// ```
 ///
 /// In a test, use a ``VirtualTimeRunner``'s clock and check the exact instants:

@@ -8,10 +8,20 @@
 /// instead of an error.
 ///
 /// ```swift
+/// let runner = VirtualTimeRunner()
+/// let clock = runner.clock                 // ContinuousClock() in production
+/// let attempts = Mutex(0)
 /// let policy = RetryPolicy(maxAttempts: 3, initialBackoff: .milliseconds(200))
-/// let items = try await withRetry(policy, clock: ContinuousClock(), shouldRetry: { $0 is TimeoutError }) {
-///   try await withTimeout(.seconds(2), clock: ContinuousClock()) { try await source.search(query) }
+/// let answer = try runner.run {
+///   try await withRetry(policy, clock: clock, shouldRetry: { $0 is TimeoutError }) {
+///     try await withTimeout(.seconds(2), clock: clock) {
+///       let attempt = attempts.withLock { $0 += 1; return $0 }
+///       try await clock.sleep(for: attempt == 1 ? .seconds(60) : .milliseconds(10))   // the 1st call hangs
+///       return "answer of attempt \(attempt)"
+///     }
+///   }
 /// }
+/// // answer == "answer of attempt 2" at 2_210 ms: a 2 s timeout, a 200 ms backoff, a 10 ms call
 /// ```
 ///
 /// In a test, a ``VirtualTimeRunner`` shows each retry's exact instant:

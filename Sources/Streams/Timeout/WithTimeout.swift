@@ -6,9 +6,18 @@
 /// Useful to bound a fetch: a source that hangs costs at most `duration`.
 ///
 /// ```swift
-/// let items = try await withTimeout(.seconds(2), clock: ContinuousClock()) {
-///   try await source.search(query)
+/// let runner = VirtualTimeRunner()
+/// let clock = runner.clock                 // ContinuousClock() in production
+/// let outcome = try runner.run {
+///   do {
+///     return try await withTimeout(.seconds(2), clock: clock) {
+///       try await clock.sleep(for: .seconds(60)); return "answer"   // a source that hangs
+///     }
+///   } catch is TimeoutError {
+///     return "timed out"
+///   }
 /// }
+/// // outcome == "timed out", runner.now == .milliseconds(2_000): the hang cost exactly 2 s
 /// ```
 ///
 /// In a test, a ``VirtualTimeRunner`` shows that a fast answer does not wait for the timer:

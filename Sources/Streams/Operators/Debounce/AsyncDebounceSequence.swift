@@ -6,7 +6,20 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Useful for a search field: only the text the user paused on is searched.
   ///
   /// ```swift
-  /// for try await text in keystrokes.debounce(for: .milliseconds(300), clock: clock) { … }
+  /// let runner = VirtualTimeRunner()
+  /// let clock = runner.clock
+  /// let (keystrokes, typing) = AsyncStream.makeStream(of: String.self)
+  /// let searched = runner.start {
+  ///   var texts: [String] = []
+  ///   for try await text in keystrokes.debounce(for: .milliseconds(300), clock: clock) { texts.append(text) }
+  ///   return texts
+  /// }
+  /// typing.yield("t"); typing.yield("ta")
+  /// runner.advance(by: .milliseconds(100))   // nothing yet: the user is still typing
+  /// typing.yield("tay")
+  /// runner.advance(by: .milliseconds(300))   // 300 ms quiet after "tay": it is emitted now
+  /// typing.finish()
+  /// let texts = try runner.finish(searched)  // texts == ["tay"]: "t" and "ta" were superseded
   /// ```
   ///
   /// See ``AsyncDebounceSequence`` for the exact semantics.
@@ -23,7 +36,15 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// once while letters wait for the typist to pause.
   ///
   /// ```swift
-  /// texts.debounce(clock: clock) { $0.isEmpty ? .zero : .milliseconds(300) }
+  /// let runner = VirtualTimeRunner()
+  /// let (texts, typing) = AsyncStream.makeStream(of: String.self)
+  /// let shown = Recorder<String>()          // StreamsTesting
+  /// let debounced = texts.debounce(clock: runner.clock) { $0.isEmpty ? .zero : .milliseconds(300) }
+  /// let task = runner.start { for try await text in debounced { shown.append(text) } }
+  /// typing.yield("tay"); runner.runUntilIdle()   // shown.values == []: letters wait
+  /// typing.yield(""); runner.runUntilIdle()      // shown.values == [""]: the results clear at once
+  /// typing.finish()
+  /// try runner.finish(task)                      // "tay" was dropped, never shown
   /// ```
   @inlinable public func debounce<C: Clock>(
     clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration

@@ -3,8 +3,16 @@
 /// Merges any number of sequences of one type into one, interleaving their elements as they
 /// come. Unlike swift-async-algorithms' `merge`, which stops at three, this takes any number.
 ///
+/// Useful to fetch several categories in parallel and show each answer as soon as it comes.
+///
 /// ```swift
-/// for try await event in merge([musicEvents, movieEvents, podcastEvents]) { … }
+/// let (music, musicAnswers) = AsyncStream.makeStream(of: String.self)
+/// let (movies, movieAnswers) = AsyncStream.makeStream(of: String.self)
+/// musicAnswers.yield("Red"); musicAnswers.finish()
+/// movieAnswers.yield("Heat"); movieAnswers.yield("Up"); movieAnswers.finish()
+/// var titles: [String] = []
+/// for try await title in merge([music, movies]) { titles.append(title) }
+/// // titles holds "Red", "Heat" and "Up"; "Heat" comes before "Up"; the loop ends when both finish
 /// ```
 @inlinable public func merge<Base: AsyncSequence & Sendable>(_ bases: [Base]) -> AsyncMergeSequence<Base>
 where Base.Element: Sendable {

@@ -7,7 +7,12 @@ extension AsyncSequence {
   /// and should not search twice. Only adjacent duplicates are dropped (O(1) memory).
   ///
   /// ```swift
-  /// terms.removeDuplicates(by: { $0.lowercased() })
+  /// let (terms, settle) = AsyncStream.makeStream(of: String.self)
+  /// for term in ["tay", "Tay", "taylor", "tay"] { settle.yield(term) }
+  /// settle.finish()
+  /// var searched: [String] = []
+  /// for await term in terms.removeDuplicates(by: { $0.lowercased() }) { searched.append(term) }
+  /// // searched == ["tay", "taylor", "tay"]: only a repeat of the term just before is dropped
   /// ```
   public func removeDuplicates<Key: Equatable>(
     by key: @escaping @Sendable (Element) -> Key

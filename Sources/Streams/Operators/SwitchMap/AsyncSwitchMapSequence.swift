@@ -8,15 +8,28 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// the emitter it is given; the sequence yields them, and says which children were cancelled.
   ///
   /// ```swift
-  /// for try await event in terms.switchMap({ term, emit in
-  ///   emit(await search(term))
-  /// }) {
-  ///   switch event {
-  ///   case .started(let term): showSpinner(term)
-  ///   case .output(let output): show(output)
-  ///   case .cancelled(let term, by: let newer): log("\(term) superseded by \(newer)")
+  /// let runner = VirtualTimeRunner()
+  /// let clock = runner.clock
+  /// let (terms, typing) = AsyncStream.makeStream(of: String.self)
+  /// let shown = runner.start {
+  ///   var shown: [String] = []
+  ///   for try await event in terms.switchMap({ term, emit in
+  ///     guard (try? await clock.sleep(for: .milliseconds(100))) != nil else { return }  // a 100 ms search
+  ///     emit("results for \(term)")
+  ///   }) {
+  ///     switch event {
+  ///     case .started(let term): shown.append("searching \(term)")
+  ///     case .output(let output): shown.append(output)
+  ///     case .cancelled(let term, by: let newer): shown.append("\(term) superseded by \(newer)")
+  ///     }
   ///   }
+  ///   return shown
   /// }
+  /// typing.yield("ta"); runner.advance(by: .milliseconds(50))   // the search for "ta" is in flight
+  /// typing.yield("tay"); runner.advance(by: .milliseconds(100))
+  /// typing.finish()
+  /// let lines = try runner.finish(shown)
+  /// // lines == ["searching ta", "ta superseded by tay", "searching tay", "results for tay"]
   /// ```
   ///
   /// See ``AsyncSwitchMapSequence`` for the exact semantics.

@@ -73,6 +73,20 @@ import Testing
       == "\"taylor\": 2 results from catalog in 12 ms · 3 requests · 17 left in the rate budget")
   }
 
+  @Test func statusLineSaysTheSearchWaitsForTheRateBudgetUntilItAnswers() {
+    var state = InteractiveState()
+    state.apply(event(.search(term: "taylor")))
+    state.apply(event(.waiting(term: "taylor", category: "music", waitMilliseconds: 41_200)))
+    state.apply(event(.waiting(term: "taylor", category: "movies", waitMilliseconds: 44_001)))
+    // A wait told to a superseded term says nothing about the latest one.
+    state.apply(event(.waiting(term: "tay", category: "music", waitMilliseconds: 90_000)))
+    #expect(state.status == .waitingForBudget("taylor", milliseconds: 44_001))
+    #expect(InteractiveView.statusText(state, budgetLeft: 0)
+      == "searching \"taylor\"… waiting up to 45 s for the rate budget · 0 requests · 0 left in the rate budget")
+    state.apply(results("taylor", [item(1, "A")], elapsed: 44_010))
+    #expect(state.status == .answered("taylor", count: 1, origins: [.catalog], elapsedMilliseconds: 44_010))
+  }
+
   @Test func statusLineSaysWhichCategoryFailedAndWhy() {
     var state = InteractiveState()
     state.apply(event(.search(term: "taylor")))

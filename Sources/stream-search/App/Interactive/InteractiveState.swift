@@ -14,6 +14,9 @@ struct InteractiveState: Sendable {
     case idle
     /// A search for the term started and has not answered.
     case searching(String)
+    /// A search for the term waits this long, at the most, for the rate budget before it can
+    /// send (the longest wait any of its categories was told).
+    case waitingForBudget(String, milliseconds: Int64)
     /// The search for the term answered.
     case answered(String, count: Int, origins: [ItemOrigin], elapsedMilliseconds: Int64)
     /// Every category of the search for the term failed.
@@ -85,7 +88,17 @@ struct InteractiveState: Sendable {
       searchedTerm = nil
       show([], for: nil)
       status = .idle
-    case .cancelled, .waiting, .inputError, .summary:
+    case .waiting(let term, _, let wait):
+      // Said at once when a request must wait for a permit, so the person knows why nothing comes.
+      switch status {
+      case .searching(term):
+        status = .waitingForBudget(term, milliseconds: wait)
+      case .waitingForBudget(term, let longest):
+        status = .waitingForBudget(term, milliseconds: max(longest, wait))
+      default:
+        break
+      }
+    case .cancelled, .inputError, .summary:
       // A cancelled search is followed by the newer one's events; the screen makes no bad lines
       // and ends before the summary matters.
       break

@@ -53,6 +53,10 @@ struct InteractiveView {
         : "waiting for typing to pause…"
     case .searching(let term):
       parts = ["searching \(quoted(term))…"]
+    case .waitingForBudget(let term, let milliseconds):
+      // Whole seconds, rounded up: the estimate is a promise not to be early, not a countdown.
+      let seconds = (milliseconds + 999) / 1_000
+      parts = ["searching \(quoted(term))… waiting up to \(seconds) s for the rate budget"]
     case .answered(let term, let count, let origins, let elapsed):
       let from = origins.isEmpty ? "" : " from " + origins.map(words).joined(separator: " and ")
       parts = ["\(quoted(term)): \(count) result\(count == 1 ? "" : "s")\(from) in \(elapsed) ms"]

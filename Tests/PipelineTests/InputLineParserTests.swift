@@ -113,6 +113,11 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     (#"{"term": "a", "at_ms": 9007199254740993}"#, Reason.atTooLarge),
     (#"{"term": "a", "at_ms": 18446744073709551616}"#, Reason.atTooLarge),
     (#"{"term": "a", "at_ms": 1e300}"#, Reason.atTooLarge),
+    (#"{"term": "a", "at_ms": 1e400}"#, Reason.atTooLarge),
+    // A malformed number is invalid JSON, not a number too large to read.
+    (#"{"term": "a", "at_ms": -}"#, Reason.invalidJSON),
+    (#"{"term": "a", "at_ms": 1.2.3}"#, Reason.invalidJSON),
+    (#"{"term": "a", "x": 1e}"#, Reason.invalidJSON),
     (#"{"term": "a", "session": 7}"#, Reason.sessionNotString),
     (#"{"term": "a", "session": false}"#, Reason.sessionNotString),
     (#"{"term": "a", "session": {"id": "u1"}}"#, Reason.sessionNotString),

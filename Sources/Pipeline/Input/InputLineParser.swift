@@ -62,7 +62,7 @@ public enum InputLineParser {
     /// A number other than `at_ms` is too large for any reader (`1e400`).
     public static let numberOutOfRange = "a number in the line is too large to read"
     /// The term has more than `maximumTermBytes` bytes of UTF-8.
-    public static let termTooLong = "term longer than 1024 bytes"
+    public static let termTooLong = "term longer than \(InputLineParser.maximumTermBytes) bytes"
   }
 
   /// The longest term accepted, in bytes of UTF-8: far beyond any search a person types, and

@@ -97,7 +97,9 @@ enum FoundationLineParser {
         let start = index
         while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if !(Double(text)?.isFinite ?? false) {
+        // Only a well-formed number too large for a Double (`1e400` reads as infinity) is out of
+        // range; a malformed one (`-`, `1.2.3`) is plain invalid JSON.
+        if let value = Double(text), !value.isFinite {
           let isAt = afterColon && lastString.elementsEqual("at_ms".utf8)
           return isAt ? InputLineParser.Reason.atTooLarge : InputLineParser.Reason.numberOutOfRange
         }

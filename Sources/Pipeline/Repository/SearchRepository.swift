@@ -220,7 +220,12 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         // category; should either happen, one request per category gives the same answer.
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
           var answer: [Category: [SearchItem]] = [:]
-          for category in categories {
+          for (index, category) in categories.enumerated() {
+            if index > 0 {
+              // Each further request is a request like any: a permit of its own, and counted.
+              try await takePermit(onRateWait: nil)
+              requestCount.withLock { $0 += 1 }
+            }
             let request = request(term, category)
             answer[category] = try await ask { try await source.search(request) }
           }

@@ -31,9 +31,7 @@ extension ManualClock {
       timedOut.store(true, ordering: .relaxed)
       abandonSleeperWait(id)
     }
-    let (seconds, attoseconds) = timeout.components
-    let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timer)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.wholeNanoseconds), execute: timer)
     await withTaskCancellationHandler {
       await awaitSleepers(atLeast: count, id: id)
     } onCancel: {

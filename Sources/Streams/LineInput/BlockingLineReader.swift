@@ -88,7 +88,11 @@ public struct BlockingLineReader: ~Copyable {
       lines.removeAll(keepingCapacity: true)
       index = 0
       // Wait in poll(2) rather than in read(2), so that a stop request ends the wait.
-      if let stop { try FileDescriptorIO.waitUntilReadable(descriptor, or: stop) }
+      if let stop {
+        // A regular file is always readable, so poll alone would never see the stop.
+        if stop.isSignalled { throw .stopped }
+        try FileDescriptorIO.waitUntilReadable(descriptor, or: stop)
+      }
       guard let count = try FileDescriptorIO.readChunk(descriptor, into: buffer) else {
         // A non-blocking descriptor has nothing yet: wait instead of spinning.
         if stop == nil { try FileDescriptorIO.waitUntilReadable(descriptor) }

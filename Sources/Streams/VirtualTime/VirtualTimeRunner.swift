@@ -307,7 +307,7 @@ enum MainQueue {
 
 extension Duration {
   /// The duration in whole nanoseconds, saturating.
-  var wholeNanoseconds: Int {
+  package var wholeNanoseconds: Int {
     let (seconds, attoseconds) = components
     let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     guard !overflow else { return seconds < 0 ? .min : .max }

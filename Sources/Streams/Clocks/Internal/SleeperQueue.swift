@@ -34,14 +34,18 @@ struct SleeperQueue: ~Copyable {
   private(set) var changes: UInt64 = 0
   /// Tasks awaiting a sleeper count (`ManualClock.sleepers(atLeast:)`), by id.
   private var countWaiters: [UInt64: (count: Int, continuation: UnsafeContinuation<Void, Never>)] = [:]
+  /// Ids abandoned (timed out or cancelled) before their waiter registered: the late waiter
+  /// must return at once, or nothing would ever resume it.
+  private var abandonedCountWaiters: Set<UInt64> = []
 
   init(now: Duration) { self.now = now }
 
   /// Registers a task waiting until at least `count` sleepers wait; returns false (and keeps
-  /// nothing) when that is already so.
+  /// nothing) when that is already so, or when `id` was abandoned before it got here.
   mutating func awaitCount(
     _ count: Int, id: UInt64, continuation: UnsafeContinuation<Void, Never>
   ) -> Bool {
+    if abandonedCountWaiters.remove(id) != nil { return false }
     guard sleeperCount < count else { return false }
     countWaiters[id] = (count, continuation)
     return true
@@ -49,7 +53,11 @@ struct SleeperQueue: ~Copyable {
 
   /// Removes a count waiter (timed out or cancelled); returns its continuation if it waited.
   mutating func removeCountWaiter(_ id: UInt64) -> UnsafeContinuation<Void, Never>? {
-    countWaiters.removeValue(forKey: id)?.continuation
+    guard let waiter = countWaiters.removeValue(forKey: id) else {
+      abandonedCountWaiters.insert(id)
+      return nil
+    }
+    return waiter.continuation
   }
 
   /// Removes and returns the count waiters now satisfied; callers resume them outside the lock.

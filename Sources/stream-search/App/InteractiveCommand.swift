@@ -32,7 +32,8 @@ struct InteractiveCommand {
         log.error("cannot write the recording '\(path)': \(String(cString: strerror(errno)))")
         return .ioError
       }
-      recording = OutputWriter(fileDescriptor: descriptor)
+      // Stop-aware: a stalled FIFO as the recording must not hold off SIGINT, SIGTERM or SIGHUP.
+      recording = OutputWriter(fileDescriptor: descriptor, stoppingOn: stop.wakeUp)
     }
     defer { if let recording { close(recording.fileDescriptor) } }
     guard let reader = KeyReader(terminal: terminal.fileDescriptor, watching: Self.watchedOutput()) else {
@@ -94,10 +95,14 @@ struct InteractiveCommand {
     switch ending {
     case .accepted(let item):
       do throws(OutputError) {
-        try OutputWriter.standardOutput.write(JSONLinesEncoder().encode(item))
+        // Stop-aware, so a full pipe on stdout cannot hold off a later SIGINT or SIGTERM.
+        let output = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+        try output.write(JSONLinesEncoder().encode(item))
         return .success
       } catch .closed {
         return .success
+      } catch .stopped {
+        return stop.signal?.exitStatus ?? .interrupted
       } catch {
         log.error("Cannot write to standard output: \(error)")
         return .ioError

@@ -157,6 +157,9 @@ final class InteractiveController: Sendable {
     do throws(OutputError) {
       try recording.write(line)
       return nil
+    } catch .stopped {
+      // A signal ends the session; the keystroke that could not be written is not a failure.
+      return nil
     } catch {
       return "\(error)"
     }

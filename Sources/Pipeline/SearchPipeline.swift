@@ -46,42 +46,40 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Runs the pipeline over `inputs` until they finish and every search has ended, or until
   /// cancelled; returns the summary it emitted last.
+  ///
+  /// The one way in, for live input, replay and tests alike. Inputs that can be pushed (an
+  /// `AsyncFeed`, see `PushableAsyncSequence`) are taken on the thread that feeds them, straight
+  /// through the sessions' operators, with no task per line: a replay's driving thread feeds
+  /// one that way. Any other sequence is iterated by this task, which hands each record to the
+  /// operators before it reads the next, so input never runs ahead of the pipeline.
   @discardableResult
   public func run<Inputs: AsyncSequence & Sendable>(_ inputs: Inputs) async -> RunSummary
-  where Inputs.Element == PipelineInput {
-    let inlet = makeInlet()
-    return await run(inlet) {
-      do {
-        for try await input in inputs { inlet.send(input) }
-      } catch {
-        // A failing input ends the input: what was read is still answered.
-      }
-      inlet.finish()
-    }
-  }
-
-  /// An inlet for ``run(_:reading:)``, fed by a caller that routes input itself.
-  func makeInlet() -> PipelineInlet<C> {
-    PipelineInlet(configuration: configuration, emitter: emitter, clock: clock)
-  }
-
-  /// Runs a session for every session `inlet` starts, and `reading` (if any) beside them,
-  /// until the inlet is finished and every search has ended, or until cancelled.
-  func run(
-    _ inlet: PipelineInlet<C>, reading: (@Sendable () async -> Void)? = nil
-  ) async -> RunSummary {
+  where Inputs.Element == InputRecord {
     let session = SessionPipeline(
       configuration: configuration,
       fanOut: CategoryFanOut(repository: repository, configuration: configuration, clock: clock),
       emitter: emitter, clock: clock)
-    await withDiscardingTaskGroup { group in
-      if let reading { group.addTask(operation: reading) }
-      for await start in inlet.sessionStarts {
-        group.addTask { await session.run(start.terms, session: start.session) }
+    let inlet = PipelineInlet(configuration: configuration, session: session, emitter: emitter, clock: clock)
+    await withTaskCancellationHandler {
+      if let pushed = inputs as? any PushableAsyncSequence<InputRecord> {
+        let subscription = pushed.subscribe(PushReceiver(
+          element: { inlet.send($0) }, end: { _ in inlet.finish() }))
+        await inlet.ended()
+        subscription.cancel()
+      } else {
+        do {
+          for try await input in inputs { inlet.send(input) }
+        } catch {
+          // A failing input ends the input: what was read is still answered.
+        }
+        inlet.finish()
+        await inlet.ended()
       }
+    } onCancel: {
+      inlet.cancel()
     }
     if Task.isCancelled { emitter.cancelOpenSearches() }
     let disk = await repository.diskSummary
-    return emitter.emitSummary(requests: repository.requests, cacheHits: await repository.cacheHits, disk: disk)
+    return emitter.emitSummary(requests: repository.requests, cacheHits: repository.cacheHits, disk: disk)
   }
 }

@@ -24,8 +24,8 @@ struct ReplaySection {
       meter: .wall, size: lines.count, warmUpSize: lines.count, units: count
     ) { _ in
       var keystrokes = 0
-      for line in lines {
-        if case .keystroke = InputLineParser.parse(String(line)) { keystrokes += 1 }
+      for (index, line) in lines.enumerated() {
+        if case .keystroke = InputLineParser.parse(String(line), line: index + 1) { keystrokes += 1 }
       }
       try check("parsed keystrokes", keystrokes, equals: lines.count)
     }
@@ -63,10 +63,7 @@ struct ReplaySection {
     }.run(sink: sink.receive) {
       guard index < lines.count else { return nil }
       defer { index += 1 }
-      switch InputLineParser.parse(String(lines[index])) {
-      case .keystroke(let keystroke): return .keystroke(keystroke, line: index + 1)
-      case .invalid(let reason): return .invalid(line: index + 1, reason: reason)
-      }
+      return InputLineParser.parse(String(lines[index]), line: index + 1)
     }
     try check("replayed input lines", summary.inputLines, equals: lines.count)
     // Every search is followed by its results, error or cancellation, and the summary comes last.

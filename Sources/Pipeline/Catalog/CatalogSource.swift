@@ -38,7 +38,7 @@ public struct CatalogSource: SearchSource {
   /// Nil for a source that never waits (the initialisers without a clock).
   private let clock: (any Clock<Duration>)?
   /// One index per category; items of no known category are left out.
-  private let indexes: [Category: CatalogIndex]
+  let indexes: [Category: CatalogIndex]
 
   /// A source answering at once from the built-in catalog: real films, songs, albums, podcasts
   /// and TV episodes (docs/catalog.md), about 25,000 items compiled into the binary.
@@ -120,6 +120,9 @@ public struct CatalogSource: SearchSource {
   }
 
   /// Waits `latency` on the clock; a zero latency never touches it.
+  /// Whether a clock was given (without one, the latency is never waited for).
+  var hasClock: Bool { clock != nil }
+
   func holdBack() async throws {
     if latency > .zero, let clock {
       try await clock.sleep(for: latency)

@@ -7,9 +7,9 @@
 /// Useful for reading the tool's standard input or a recorded trace, one line at a time:
 ///
 /// ```swift
-/// InputLineParser.parse("Tay")  // .keystroke(Keystroke(term: "Tay"))
+/// InputLineParser.parse("Tay")  // .success(Keystroke(term: "Tay"))
 /// InputLineParser.parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
-/// // .keystroke(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"))
+/// // .success(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"))
 /// ```
 ///
 /// ## JSON lines
@@ -75,26 +75,30 @@ public enum InputLineParser {
   /// The largest `at_ms` accepted: 2^53, the last integer every JSON reader holds exactly.
   public static let maximumMilliseconds: Int64 = 1 << 53
 
-  /// Parses one line (without its line terminator) into a keystroke or the reason it is invalid.
-  public static func parse(_ line: String) -> ParsedLine {
-    let parsed = parseFormat(line)
-    guard case .keystroke(var keystroke) = parsed else { return parsed }
-    if keystroke.term.utf8.count > maximumTermBytes { return .invalid(reason: Reason.termTooLong) }
-    // An empty name names no session, like null: one rule everywhere a session is looked at.
-    if keystroke.session == "" { keystroke.session = nil }
-    return .keystroke(keystroke)
+  /// Parses line number `number`'s text (without its line terminator) into a keystroke, or the
+  /// reason it is invalid.
+  public static func parse(_ line: String, line number: Int) -> InputRecord {
+    switch parseFormat(line) {
+    case .failure(let refusal):
+      return .invalid(line: number, reason: refusal.reason)
+    case .success(var keystroke):
+      if keystroke.term.utf8.count > maximumTermBytes { return .invalid(line: number, reason: Reason.termTooLong) }
+      // An empty name names no session, like null: one rule everywhere a session is looked at.
+      if keystroke.session == "" { keystroke.session = nil }
+      return .keystroke(keystroke, line: number)
+    }
   }
 
   /// The line read in its format, before the term's length is checked.
-  private static func parseFormat(_ line: String) -> ParsedLine {
+  private static func parseFormat(_ line: String) -> LineReading {
     let original = line
     var line = line
     return line.withUTF8 { bytes in
-      if bytes.contains(0) { return .invalid(reason: Reason.nulByte) }
+      if bytes.contains(0) { return .failure(LineRefusal(Reason.nulByte)) }
       var index = 0
       while index < bytes.count, JSONLineFastParser.isWhitespace(bytes[index]) { index += 1 }
       guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
-        return .keystroke(Keystroke(term: original))
+        return .success(Keystroke(term: original))
       }
       if let parsed = JSONLineFastParser.parse(bytes) { return parsed }
       return FoundationLineParser.parse(bytes)

@@ -19,10 +19,11 @@ public struct Keystroke: Sendable, Equatable {
   }
 }
 
-/// One input line, parsed: a keystroke, or the reason it is not one.
-public enum ParsedLine: Sendable, Equatable {
-  /// The line is a keystroke.
-  case keystroke(Keystroke)
-  /// The line cannot be used; `reason` is short and meant for people ("invalid JSON").
-  case invalid(reason: String)
+/// A line's reading inside the parsers: the keystroke, or why the line is not one.
+typealias LineReading = Result<Keystroke, LineRefusal>
+
+/// Why a line is not a keystroke (one of ``InputLineParser/Reason``'s texts).
+struct LineRefusal: Error {
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
 }

@@ -41,22 +41,52 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   /// Told that the request for a category (its name, or `all`) waits this long for a permit.
   typealias RateWaitReport = @Sendable (_ category: String, _ wait: Duration) -> Void
 
-  /// Searches every configured category for `term`; `progress` receives each category's result
-  /// as it arrives (progressive mode), `onRateWait` each request that must wait for a permit.
-  func search(
+  /// A search, as far as it got without waiting.
+  enum Work: Sendable {
+    /// Every category was answered at once (from memory, disk, or a source that does not wait):
+    /// no task is needed.
+    case answered(SearchOutcome)
+    /// Some category must be awaited: run this, in a task, to finish the search.
+    case waiting(@Sendable () async -> SearchOutcome)
+  }
+
+  /// Starts a search of every configured category for `term`: what can be answered at once is
+  /// answered on this thread (and reported to `progress` in category order); the rest, if any,
+  /// is the returned work, which asks those categories in parallel in a task group. `progress`
+  /// receives each category's result as it arrives (progressive mode), `onRateWait` each
+  /// request that must wait for a permit.
+  func start(
     _ term: SearchTerm, progress: (@Sendable (CategoryResult) -> Void)? = nil, onRateWait: RateWaitReport? = nil
-  ) async -> SearchOutcome {
+  ) -> Work {
     if configuration.singleRequest, repository.source is any MultiCategorySearchSource {
-      return await searchInOneRequest(term, onRateWait: onRateWait)
+      return startInOneRequest(term, onRateWait: onRateWait)
     }
     let categories = configuration.categories
-    if let cached = await repository.cachedAnswers(for: term, scopes: categories.map { .category($0) }) {
-      return answeredFromCache(categories: categories, answers: cached, progress: progress)
+    var answered: [Arrival] = []
+    var missing: [(index: Int, category: Category)] = []
+    for (index, category) in categories.enumerated() {
+      if let answer = repository.answerAtOnce(for: term, scope: .category(category)) {
+        let arrival = Arrival(index: index, result: result(for: category, in: answer), origin: answer.origin)
+        answered.append(arrival)
+        progress?(arrival.result)
+      } else {
+        missing.append((index, category))
+      }
     }
-    var results = [CategoryResult?](repeating: nil, count: categories.count)
-    var origins: [CacheOrigin] = []
+    guard !missing.isEmpty else { return .answered(merged(answered, categories: categories)) }
+    return .waiting { [self, answered, missing] in
+      await merged(answered + fetched(missing, term: term, progress: progress, onRateWait: onRateWait),
+        categories: categories)
+    }
+  }
+
+  /// Asks each of `missing` in parallel, in a task group; returns what arrived, in arrival order.
+  private func fetched(
+    _ missing: [(index: Int, category: Category)], term: SearchTerm,
+    progress: (@Sendable (CategoryResult) -> Void)?, onRateWait: RateWaitReport?
+  ) async -> [Arrival] {
     await withTaskGroup(of: Arrival.self) { group in
-      for (index, category) in categories.enumerated() {
+      for (index, category) in missing {
         let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
         group.addTask { [repository] in
           do {
@@ -69,47 +99,46 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
           }
         }
       }
+      var arrivals: [Arrival] = []
       for await arrival in group {
-        results[arrival.index] = arrival.result
-        if let origin = arrival.origin { origins.append(origin) }
+        arrivals.append(arrival)
         progress?(arrival.result)
       }
+      return arrivals
     }
+  }
+
+  /// The outcome of `arrivals`, in the requested order; a category that never arrived (the
+  /// search was cancelled) stands as timed out.
+  private func merged(_ arrivals: [Arrival], categories: [Category]) -> SearchOutcome {
+    var results = [CategoryResult?](repeating: nil, count: categories.count)
+    for arrival in arrivals { results[arrival.index] = arrival.result }
     return SearchOutcome(
       categories: results.enumerated().map { index, result in
         result ?? CategoryResult(category: categories[index], outcome: .failed(.timedOut))
       },
-      source: ResultSource(aggregating: origins))
+      source: ResultSource(aggregating: arrivals.compactMap(\.origin)))
   }
 
-  /// Every category answered from memory, in order: what the task group would have produced,
-  /// without its tasks and timer.
-  private func answeredFromCache(
-    categories: [Category], answers: [SearchRepository<C>.Answer],
-    progress: (@Sendable (CategoryResult) -> Void)?
-  ) -> SearchOutcome {
-    let results = zip(categories, answers).map { result(for: $0, in: $1) }
-    if let progress { results.forEach(progress) }
-    return SearchOutcome(categories: results, source: .cache)
-  }
-
-  private func searchInOneRequest(_ term: SearchTerm, onRateWait: RateWaitReport?) async -> SearchOutcome {
+  private func startInOneRequest(_ term: SearchTerm, onRateWait: RateWaitReport?) -> Work {
     let categories = configuration.categories
     // No category asked for: nothing to request, as in per-category mode.
-    guard !categories.isEmpty else { return SearchOutcome(categories: [], source: .load) }
-    // A cached answer is mapped like a loaded one: its origin says `cache` for the whole search.
-    if let cached = await repository.cachedAnswers(for: term, scopes: [.all(categories)]), let answer = cached.first {
-      return outcome(of: answer, in: categories)
+    guard !categories.isEmpty else { return .answered(SearchOutcome(categories: [], source: .load)) }
+    // An answer had at once is mapped like a loaded one: its origin says `cache` for a hit.
+    if let answer = repository.answerAtOnce(for: term, scope: .all(categories)) {
+      return .answered(outcome(of: answer, in: categories))
     }
-    do {
-      let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
-      let answer = try await repository.answer(for: term, scope: .all(categories), onRateWait: report)
-      return outcome(of: answer, in: categories)
-    } catch {
-      let failure = searchError(error)
-      return SearchOutcome(
-        categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) },
-        source: .load)
+    return .waiting { [self] in
+      do {
+        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
+        let answer = try await repository.answer(for: term, scope: .all(categories), onRateWait: report)
+        return outcome(of: answer, in: categories)
+      } catch {
+        let failure = searchError(error)
+        return SearchOutcome(
+          categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) },
+          source: .load)
+      }
     }
   }
 

@@ -3,14 +3,6 @@
 // every run and every machine.
 import Streams
 
-/// One recorded line for a replay: a keystroke with its instant, or a line that was not one.
-public enum ReplayLine: Sendable, Equatable {
-  /// A keystroke; replay requires its `atMilliseconds`.
-  case keystroke(Keystroke, line: Int)
-  /// A line that could not be read as a keystroke.
-  case invalid(line: Int, reason: String)
-}
-
 /// Replays a recording through a ``SearchPipeline`` on a ``VirtualTimeRunner``.
 ///
 /// The driver reads the recording on the calling thread, one line at a time (memory does not
@@ -47,35 +39,31 @@ public struct ReplayDriver: Sendable {
   ///   finish (a bug).
   @discardableResult
   public func run(
-    sink: @escaping @Sendable (SearchEvent) -> Void, nextLine: () throws -> ReplayLine?
+    sink: @escaping @Sendable (SearchEvent) -> Void, nextLine: () throws -> InputRecord?
+  ) throws -> RunSummary {
+    try run(sink: sink, jobCount: nil, nextLine: nextLine)
+  }
+
+  /// ``run(sink:nextLine:)``, also reporting how many executor jobs the replay took (the
+  /// benchmark's measure of task machinery).
+  package func run(
+    sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?, nextLine: () throws -> InputRecord?
   ) throws -> RunSummary {
     let runner = VirtualTimeRunner()
     let pipeline = SearchPipeline(
       configuration: configuration, source: makeSource(runner.clock), clock: runner.clock, sink: sink)
-    // Routed on this thread, straight into the sessions' feeds (see PipelineInlet for why).
-    let inlet = pipeline.makeInlet()
-    let task = runner.start { await pipeline.run(inlet) }
+    // Fed from this thread: each record goes through the operators before the next is read.
+    let input = AsyncFeed<InputRecord>()
+    let task = runner.start { await pipeline.run(input) }
     runner.runUntilIdle()
     var lastInstant: Int64 = 0
     do {
       while let line = try nextLine() {
-        switch line {
-        case .invalid(let number, let reason):
-          inlet.send(.invalid(line: number, reason: reason))
-        case .keystroke(let keystroke, let number):
-          guard let instant = keystroke.atMilliseconds else {
-            inlet.send(.invalid(line: number, reason: "at_ms is required in replay"))
-            break
-          }
-          guard instant >= lastInstant else {
-            inlet.send(.invalid(
-              line: number, reason: "at_ms \(instant) goes backwards (the line before was at \(lastInstant))"))
-            break
-          }
-          lastInstant = instant
+        let record = replayed(line, after: &lastInstant)
+        if case .keystroke(let keystroke, _) = record, let instant = keystroke.atMilliseconds {
           runner.advance(to: .milliseconds(instant))
-          inlet.send(.keystroke(keystroke))
         }
+        runner.onRunner { input.yield(record) }
         runner.runUntilIdle()
       }
     } catch {
@@ -83,7 +71,22 @@ public struct ReplayDriver: Sendable {
       _ = try? runner.finish(task)
       throw error
     }
-    inlet.finish()
+    runner.onRunner { input.finish() }
+    defer { jobCount?(runner.jobCount) }
     return try runner.finish(task)
+  }
+
+  /// `line` as the replay takes it: a keystroke needs an `at_ms` no earlier than the line
+  /// before's; one that breaks either rule becomes an input error.
+  private func replayed(_ line: InputRecord, after lastInstant: inout Int64) -> InputRecord {
+    guard case .keystroke(let keystroke, let number) = line else { return line }
+    guard let instant = keystroke.atMilliseconds else {
+      return .invalid(line: number, reason: "at_ms is required in replay")
+    }
+    guard instant >= lastInstant else {
+      return .invalid(line: number, reason: "at_ms \(instant) goes backwards (the line before was at \(lastInstant))")
+    }
+    lastInstant = instant
+    return line
   }
 }

@@ -71,9 +71,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   var requests: Int { requestCount.withLock { $0 } }
 
   /// Categories answered from the cache so far: the cache's own count of hits.
-  var cacheHits: Int {
-    get async { await cache?.statistics.hits ?? 0 }
-  }
+  var cacheHits: Int { cache?.statistics.hits ?? 0 }
 
   /// The disk tier's part of the summary: whether it was on and how many answers it gave; nil
   /// without a store. Waits until the answers handed to the store are written.
@@ -95,20 +93,10 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// - Throws: `SearchError` when the source failed, `CancellationError` when cancelled.
   func answer(for term: SearchTerm, scope: Scope, onRateWait: RateWaitReport? = nil) async throws -> Answer {
     let key = key(for: term, scope: scope)
-    // Dated, so that the memory cache's time to live counts from when the answer was fetched:
-    // a stored answer 50 minutes old with a one-hour time to live expires in memory 10 minutes on.
     let load: @Sendable () async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] in
-      if let disk, let stored = disk.freshAnswer(for: key.storeKey) {
-        log { .diskHit(term: term.text, category: scope.name) }
-        // The age is measured on the wall clock (the stamp's clock), the instant on this run's.
-        return (Loaded(items: stored.items, fromDisk: true), clock.now.advanced(by: .zero - stored.age))
-      }
+      if let stored = storedAnswer(for: key, term: term, scope: scope) { return stored }
       let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait)
-      if let disk {
-        disk.save(items, for: key.storeKey)
-        log { .stored(term: term.text, category: scope.name) }
-      }
-      return (Loaded(items: items), clock.now)
+      return fetched(items, for: key, term: term, scope: scope)
     }
     let answer: CacheAnswer<Loaded>
     do {
@@ -120,7 +108,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     } catch let error as SearchError {
       // Offline fallback: an answer past its time to live beats an error while the source fails,
       // from memory, else from disk (an earlier run's).
-      let remembered = await cache?.staleValue(for: key)?.items
+      let remembered = cache?.staleValue(for: key)?.items
       guard let stale = remembered ?? disk?.anyAnswer(for: key.storeKey) else { throw error }
       log { .servedStale(term: term.text, category: scope.name, error: error) }
       return Answer(items: stale, origin: .loaded, isStale: true)
@@ -133,15 +121,63 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
   }
 
-  /// The answers for `term` in every one of `scopes`, in order, when each is a fresh cache hit;
-  /// nil (and nothing counted) when any is not. One call to the cache instead of one per scope,
-  /// so a search answered from memory needs no concurrency at all.
-  func cachedAnswers(for term: SearchTerm, scopes: [Scope]) async -> [Answer]? {
-    guard let cache, let values = await cache.storedValues(for: scopes.map { key(for: term, scope: $0) }) else {
-      return nil
+  /// The answer for `term` in `scope` when it can be had without waiting: a fresh cache hit, a
+  /// fresh answer on disk, or the source's own when it answers at once (an in-memory catalog
+  /// with no latency) and no permit is needed. Nil, having done nothing, when the answer must be
+  /// awaited with ``answer(for:scope:onRateWait:)`` (a request, a permit, a load in flight).
+  ///
+  /// The fused path: a search whose every category is answered here needs no task, no task
+  /// group and no timeout. What it counts and logs is what the awaited path would.
+  func answerAtOnce(for term: SearchTerm, scope: Scope) -> Answer? {
+    let key = key(for: term, scope: scope)
+    var load: (() -> (value: Loaded, obtainedAt: C.Instant?))?
+    if let source = source as? any AtOnceSearchSource, source.answersAtOnce, limiter == nil, disk?.budget == nil,
+      let first = scope.categories.first
+    {
+      load = { [self] in
+        if let stored = storedAnswer(for: key, term: term, scope: scope) { return (stored.value, stored.obtainedAt) }
+        countRequest(term: term, scope: scope)
+        let items = source.answerAtOnce(request(term, first), categories: scope.categories)
+        let loaded = fetched(items, for: key, term: term, scope: scope)
+        return (loaded.value, loaded.obtainedAt)
+      }
     }
-    for scope in scopes { log { .cacheHit(term: term.text, category: scope.name) } }
-    return values.map { Answer(items: $0.items, origin: .cached) }
+    guard let cache else {
+      return load.map { load in
+        let loaded = load().value
+        return Answer(items: loaded.items, origin: .loaded, fromDisk: loaded.fromDisk)
+      }
+    }
+    guard let answer = cache.immediateValue(for: key, load: load) else { return nil }
+    if answer.origin == .cached { log { .cacheHit(term: term.text, category: scope.name) } }
+    return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
+  }
+
+  /// A fresh answer from the disk tier, dated when it was fetched; nil without one.
+  private func storedAnswer(for key: Key, term: SearchTerm, scope: Scope) -> (value: Loaded, obtainedAt: C.Instant)? {
+    guard let disk, let stored = disk.freshAnswer(for: key.storeKey) else { return nil }
+    log { .diskHit(term: term.text, category: scope.name) }
+    // Dated, so that the memory cache's time to live counts from when the answer was fetched: a
+    // stored answer 50 minutes old with a one-hour time to live expires in memory 10 minutes on.
+    // The age is measured on the wall clock (the stamp's clock), the instant on this run's.
+    return (Loaded(items: stored.items, fromDisk: true), clock.now.advanced(by: .zero - stored.age))
+  }
+
+  /// What the source answered, handed to the disk tier's writer (if any) and dated now.
+  private func fetched(
+    _ items: [Category: [SearchItem]], for key: Key, term: SearchTerm, scope: Scope
+  ) -> (value: Loaded, obtainedAt: C.Instant) {
+    if let disk {
+      disk.save(items, for: key.storeKey)
+      log { .stored(term: term.text, category: scope.name) }
+    }
+    return (Loaded(items: items), clock.now)
+  }
+
+  /// Counts and logs one request sent to the source.
+  private func countRequest(term: SearchTerm, scope: Scope) {
+    requestCount.withLock { $0 += 1 }
+    log { .fetching(term: term.text, category: scope.name) }
   }
 
   func key(for term: SearchTerm, scope: Scope) -> Key {
@@ -208,8 +244,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   private func attempt(term: SearchTerm, scope: Scope) async throws -> [Category: [SearchItem]] {
-    requestCount.withLock { $0 += 1 }
-    log { .fetching(term: term.text, category: scope.name) }
+    countRequest(term: term, scope: scope)
     do {
       switch scope {
       case .category(let category):
@@ -263,6 +298,14 @@ extension SearchRepository.Scope {
     switch self {
     case .category(let category): category.rawValue
     case .all: "all"
+    }
+  }
+
+  /// The categories the scope answers, in order.
+  var categories: [Category] {
+    switch self {
+    case .category(let category): [category]
+    case .all(let categories): categories
     }
   }
 }

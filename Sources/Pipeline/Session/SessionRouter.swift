@@ -1,63 +1,65 @@
-// Sessions come and go: each gets its own input stream (and so its own pipeline task), and one
-// idle for long enough is forgotten, so memory stays bounded however many users pass through.
-// Idle sessions are looked for only when a line arrives (there is no timer): a session idle for
-// the timeout is forgotten at the first line after, at most half a timeout later.
+// Sessions come and go: each gets its own feed (and so its own operators), and one idle for long
+// enough is forgotten, so memory stays bounded however many users pass through. Idle sessions
+// are swept by a timer of the run's clock, every half timeout while any session is open: a
+// session idle for the timeout is forgotten at most half a timeout later, whether or not more
+// input comes.
+import Streams
 
-/// Routes terms to per-session streams and forgets idle sessions.
+/// Routes terms to per-session feeds and finds idle sessions. Not thread-safe: PipelineInlet
+/// holds it behind its lock.
 struct SessionRouter<C: Clock> where C.Duration == Duration {
-  private struct Session {
-    var input: InputFeed<SearchTerm>
+  struct Session {
+    var input: AsyncFeed<SearchTerm>
     var lastActivity: C.Instant
+    /// The session's operators; nil while they are being started.
+    var operators: PushSubscription?
   }
 
-  private let idleTimeout: Duration
+  let idleTimeout: Duration
   private let clock: C
   private var sessions: [String: Session] = [:]
-  private var nextSweep: C.Instant
 
   init(idleTimeout: Duration, clock: C) {
     self.idleTimeout = idleTimeout
     self.clock = clock
-    nextSweep = clock.now.advanced(by: idleTimeout)
   }
 
-  /// Sends `term` to `session`'s stream, calling `start` with a new stream for a new session.
-  mutating func send(_ term: SearchTerm, to session: String?, start: (InputFeed<SearchTerm>) -> Void) {
+  /// Whether any session is open.
+  var isEmpty: Bool { sessions.isEmpty }
+
+  /// The feed of `session` (nil names the unnamed session), marked active now, and whether the
+  /// session is new (its operators must be started).
+  mutating func feed(for session: String?) -> (feed: AsyncFeed<SearchTerm>, isNew: Bool) {
     // The parser turns `"session": ""` into nil, so "" never reaches here as a name.
     let key = session ?? ""
     let now = clock.now
     // One hash lookup per keystroke: this runs for every line of input.
     if let index = sessions.index(forKey: key) {
       sessions.values[index].lastActivity = now
-      sessions.values[index].input.yield(term)
-      return
+      return (sessions.values[index].input, false)
     }
-    let input = InputFeed<SearchTerm>()
+    let input = AsyncFeed<SearchTerm>()
     sessions[key] = Session(input: input, lastActivity: now)
-    start(input)
-    input.yield(term)
+    return (input, true)
   }
 
-  /// Finishes the streams of sessions idle for the timeout; returns their names. Sweeps at most
-  /// once per half timeout, so the check costs nothing per keystroke.
-  mutating func forgetIdleSessions() -> [String] {
+  /// Records the operators started for `session`.
+  mutating func started(_ operators: PushSubscription, for session: String?) {
+    sessions[session ?? ""]?.operators = operators
+  }
+
+  /// Removes the sessions idle for the timeout and returns them, sorted by name: a dictionary's
+  /// order changes from process to process, and the order sessions are finished in is the
+  /// order their last events come out in.
+  mutating func takeIdleSessions() -> [(name: String, session: Session)] {
     let now = clock.now
-    guard now >= nextSweep else { return [] }
-    nextSweep = now.advanced(by: idleTimeout / 2)
-    // Sorted: a dictionary's order changes from process to process, and the order sessions
-    // are finished in is the order their last events come out in.
-    let forgotten = sessions.filter { $0.value.lastActivity.advanced(by: idleTimeout) <= now }.keys.sorted()
-    for key in forgotten {
-      sessions.removeValue(forKey: key)?.input.finish()
-    }
-    return forgotten
+    let idle = sessions.filter { $0.value.lastActivity.advanced(by: idleTimeout) <= now }.keys.sorted()
+    return idle.compactMap { name in sessions.removeValue(forKey: name).map { (name, $0) } }
   }
 
-  /// Finishes every session's stream: pending terms settle and the last searches complete.
-  /// Sessions are finished in the order of their names, so a replay's last events come out in
-  /// the same order in every process.
-  mutating func finishAll() {
-    for key in sessions.keys.sorted() { sessions[key]?.input.finish() }
-    sessions.removeAll()
+  /// Removes every session and returns them, sorted by name (see ``takeIdleSessions()``).
+  mutating func takeAll() -> [Session] {
+    defer { sessions.removeAll() }
+    return sessions.keys.sorted().compactMap { sessions[$0] }
   }
 }

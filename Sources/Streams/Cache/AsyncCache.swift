@@ -1,5 +1,6 @@
 // A bounded, expiring, coalescing cache of async loads: the typeahead's answer to "the same
 // query again" (answer from memory) and "the same query, still loading" (wait for that load).
+import Synchronization
 
 /// A least-recently-used cache of values that are expensive to load, with an optional time to
 /// live on an injected clock, that runs at most one load per key at a time.
@@ -57,13 +58,19 @@
 /// - A call from an already cancelled task is still answered on a hit, and throws
 ///   `CancellationError` without starting or joining a load on a miss.
 ///
+/// ## Immediate answers
+/// ``immediateValue(for:load:)`` answers without suspending when it can: a hit, or a load that
+/// can run at once on the calling thread (an in-memory source). A load run that way is in
+/// flight like any other while it runs, so callers arriving meanwhile join it.
+///
 /// ## Performance
-/// The lookup, store and coalescing paths are @inlinable (their state @usableFromInline rather
-/// than private) so that a cache whose key and value are another module's types is specialised
-/// there: unspecialised, a hit spent most of its time in generic-metadata lookups. The actor is
-/// `final` because actors, like classes, dispatch their methods through a vtable otherwise, and a
-/// vtable call reaches the unspecialised body whatever the caller knows.
-public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock> where C.Duration == Duration {
+/// One lock, not an actor: a hit costs a lock and a hash lookup and no executor hop, so a
+/// search answered from memory needs no task at all. The lookup, store and coalescing paths are
+/// @inlinable (their state @usableFromInline rather than private) so that a cache whose key
+/// and value are another module's types is specialised there: unspecialised, a hit spent most
+/// of its time in generic-metadata lookups.
+public final class AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Clock>: Sendable
+where C.Duration == Duration {
   @usableFromInline
   struct Entry {
     @usableFromInline var value: Value
@@ -81,27 +88,92 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   struct Flight {
     /// Tells this load from a later one for the same key, after this one was abandoned.
     @usableFromInline let id: UInt64
-    @usableFromInline let task: Task<Void, Never>
+    /// The load's task; nil while it is being created, and for a load running at once on a
+    /// caller's thread (``immediateValue(for:load:)``), which cannot be cancelled.
+    @usableFromInline var task: Task<Void, Never>?
     @usableFromInline var waiters: [LoadWaiter<Value>]
     /// False after ``removeAll()``: the result still answers the waiters but is not stored.
     @usableFromInline var storesResult = true
 
-    @inlinable init(id: UInt64, task: Task<Void, Never>, waiters: [LoadWaiter<Value>]) {
+    @inlinable init(id: UInt64, waiters: [LoadWaiter<Value>]) {
       self.id = id
-      self.task = task
       self.waiters = waiters
     }
   }
 
-  @usableFromInline var entries: LRUList<Key, Entry>
-  @usableFromInline var flights: [Key: Flight] = [:]
-  @usableFromInline var lastFlightID: UInt64 = 0
+  /// What a lookup found under the lock.
+  @usableFromInline
+  enum LookUpStep {
+    case hit(Value)
+    case cancelled
+    case joined(UInt64)
+    case started(UInt64)
+  }
+
+  /// Everything behind the lock.
+  @usableFromInline
+  struct State {
+    @usableFromInline var entries: LRUList<Key, Entry>
+    @usableFromInline var flights: [Key: Flight] = [:]
+    @usableFromInline var lastFlightID: UInt64 = 0
+    @usableFromInline var counters = CacheStatistics()
+
+    @inlinable init(capacity: Int) { entries = LRUList(capacity: capacity) }
+
+    /// The stored value for `key` if it has not expired at `now`, marking it used. An expired
+    /// entry is a miss but is kept (until a successful load replaces it, or it is evicted), so
+    /// that ``staleValue(for:)`` can still offer it when the reload fails.
+    @inlinable mutating func storedValue(for key: Key, now: C.Instant) -> Value? {
+      guard let slot = entries.slot(of: key) else { return nil }
+      if hasExpired(at: slot, now: now) {
+        counters.expirations += 1
+        return nil
+      }
+      entries.markUsed(slot)
+      return entries.element(at: slot).value
+    }
+
+    /// Whether the entry at `slot` is a miss at `now`: from its expiry instant on (inclusive).
+    @inlinable func hasExpired(at slot: Int, now: C.Instant) -> Bool {
+      guard let expiry = entries.element(at: slot).expiry else { return false }
+      return now >= expiry
+    }
+
+    /// Registers a new load for `key`, with its first waiter if any; returns its id.
+    @inlinable mutating func startFlight(for key: Key, firstWaiter: LoadWaiter<Value>?) -> UInt64 {
+      lastFlightID &+= 1
+      flights[key] = Flight(id: lastFlightID, waiters: firstWaiter.map { [$0] } ?? [])
+      counters.loads += 1
+      return lastFlightID
+    }
+
+    /// A load finished: stores its value (unless abandoned or cleared); returns the waiters to
+    /// answer.
+    @inlinable mutating func finish(
+      _ id: UInt64, for key: Key, with result: Result<(Value, C.Instant?), any Error>, now: C.Instant,
+      timeToLive: Duration?
+    ) -> [LoadWaiter<Value>] {
+      // Abandoned by all its waiters (and maybe replaced by a newer load): drop the result.
+      guard let flight = flights[key], flight.id == id else { return [] }
+      flights[key] = nil
+      if case .success(let (value, obtainedAt)) = result, flight.storesResult {
+        // Never later than now: a value cannot live longer for having been obtained "later".
+        let start = obtainedAt.map { min($0, now) } ?? now
+        let expiry = timeToLive.map { start.advanced(by: $0) }
+        if entries.insert(Entry(value: value, expiry: expiry), for: key) != nil {
+          counters.evictions += 1
+        }
+      }
+      return flight.waiters
+    }
+  }
+
+  @usableFromInline let state: Mutex<State>
   @usableFromInline let timeToLive: Duration?
   @usableFromInline let clock: C
-  @usableFromInline var counters = CacheStatistics()
 
   /// Counters of hits, loads, joins, evictions and expirations since the cache was created.
-  public var statistics: CacheStatistics { counters }
+  public var statistics: CacheStatistics { state.withLock { $0.counters } }
 
   /// Creates an empty cache.
   ///
@@ -112,13 +184,13 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   ///     keeps entries until they are evicted. Zero (or less) makes every entry expire at once.
   ///   - clock: the clock that tells when entries expire.
   public init(capacity: Int, timeToLive: Duration? = nil, clock: C) {
-    entries = LRUList(capacity: capacity)
+    state = Mutex(State(capacity: capacity))
     self.timeToLive = timeToLive
     self.clock = clock
   }
 
   /// How many entries are stored, expired ones included (they stay until replaced or evicted).
-  public var count: Int { entries.count }
+  public var count: Int { state.withLock { $0.entries.count } }
 
   /// The value for `key`: from memory if stored and unexpired, else from the load in flight for
   /// `key`, else from a new load that runs `load`.
@@ -153,28 +225,65 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
     })
   }
 
-  /// The one lookup behind both entry points; a nil instant means "when the load finished".
+  /// The value for `key` when it can be had without suspending: a hit (origin `cached`), or,
+  /// when no load for `key` is in flight, `load` run at once on this thread (origin `loaded`;
+  /// stored as a load's value is, dated by the instant `load` returns, or nil for "now").
+  ///
+  /// Returns nil, changing nothing, on a miss when `load` is nil or a load for `key` is in flight
+  /// (join it with ``value(for:load:)``). While `load` runs, callers of the async forms for
+  /// `key` join it as they would any load. Never cancelled: `load` must not wait.
+  @inlinable public func immediateValue(
+    for key: Key, load: (() -> (value: Value, obtainedAt: C.Instant?))?
+  ) -> CacheAnswer<Value>? {
+    let now = clock.now
+    let step = state.withLock { state -> (hit: Value?, flight: UInt64?) in
+      if let value = state.storedValue(for: key, now: now) {
+        state.counters.hits += 1
+        return (value, nil)
+      }
+      guard load != nil, state.flights[key] == nil else { return (nil, nil) }
+      return (nil, state.startFlight(for: key, firstWaiter: nil))
+    }
+    if let hit = step.hit { return CacheAnswer(value: hit, origin: .cached) }
+    guard let id = step.flight, let load else { return nil }
+    let loaded = load()
+    finish(id, for: key, with: .success((loaded.value, loaded.obtainedAt)))
+    return CacheAnswer(value: loaded.value, origin: .loaded)
+  }
+
+  /// The one lookup behind both async entry points; a nil instant means "when the load finished".
   @inlinable func lookUp(
     _ key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?)
   ) async throws -> CacheAnswer<Value> {
-    if let value = storedValue(for: key) {
-      counters.hits += 1
-      return CacheAnswer(value: value, origin: .cached)
-    }
-    try Task.checkCancellation()
+    let now = clock.now
+    let cancelled = Task.isCancelled
     let waiter = LoadWaiter<Value>()
-    let origin: CacheOrigin
+    let step = state.withLock { state -> LookUpStep in
+      if let value = state.storedValue(for: key, now: now) {
+        state.counters.hits += 1
+        return .hit(value)
+      }
+      if cancelled { return .cancelled }
+      if var flight = state.flights[key] {
+        flight.waiters.append(waiter)
+        state.flights[key] = flight
+        state.counters.joins += 1
+        return .joined(flight.id)
+      }
+      return .started(state.startFlight(for: key, firstWaiter: waiter))
+    }
     let flightID: UInt64
-    if var flight = flights[key] {
-      flight.waiters.append(waiter)
-      flights[key] = flight
-      flightID = flight.id
+    let origin: CacheOrigin
+    switch step {
+    case .hit(let value): return CacheAnswer(value: value, origin: .cached)
+    case .cancelled: throw CancellationError()
+    case .joined(let id):
+      flightID = id
       origin = .joined
-      counters.joins += 1
-    } else {
-      flightID = startLoad(for: key, load: load, firstWaiter: waiter)
+    case .started(let id):
+      flightID = id
       origin = .loaded
-      counters.loads += 1
+      startLoad(id, for: key, load: load)
     }
     do {
       return CacheAnswer(value: try await waiter.wait(), origin: origin)
@@ -188,66 +297,46 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
   /// nil, changing nothing, when any is not.
   ///
   /// Useful when an answer needs several keys: when all are hits, the caller can skip the
-  /// concurrency a load would need (tasks, timers) and ask the actor once. Each hit counts and
-  /// marks its entry used, as ``value(for:load:)`` would.
+  /// concurrency a load would need (tasks, timers). Each hit counts and marks its entry used,
+  /// as ``value(for:load:)`` would.
   @inlinable public func storedValues(for keys: [Key]) -> [Value]? {
-    var slots: [Int] = []
-    slots.reserveCapacity(keys.count)
-    for key in keys {
-      guard let slot = entries.slot(of: key), !hasExpired(at: slot) else { return nil }
-      slots.append(slot)
-    }
-    counters.hits += slots.count
-    return slots.map { slot in
-      entries.markUsed(slot)
-      return entries.element(at: slot).value
+    let now = clock.now
+    return state.withLock { state in
+      var slots: [Int] = []
+      slots.reserveCapacity(keys.count)
+      for key in keys {
+        guard let slot = state.entries.slot(of: key), !state.hasExpired(at: slot, now: now) else { return nil }
+        slots.append(slot)
+      }
+      state.counters.hits += slots.count
+      return slots.map { slot in
+        state.entries.markUsed(slot)
+        return state.entries.element(at: slot).value
+      }
     }
   }
 
   /// Removes every stored entry. Loads in flight still answer their waiters, but their results
   /// are not stored: they may predate whatever made the caller clear the cache.
   public func removeAll() {
-    entries.removeAll()
-    for key in flights.keys { flights[key]?.storesResult = false }
+    state.withLock { state in
+      state.entries.removeAll()
+      for key in state.flights.keys { state.flights[key]?.storesResult = false }
+    }
   }
 
   /// Stored keys from the most to the least recently used (for tests; O(count)).
-  public var keysByRecency: [Key] { entries.keysByRecency }
-
-  /// The stored value for `key` if it has not expired, marking it used. An expired entry is a
-  /// miss but is kept (until a successful load replaces it, or it is evicted), so that
-  /// ``staleValue(for:)`` can still offer it when the reload fails.
-  @inlinable func storedValue(for key: Key) -> Value? {
-    guard let slot = entries.slot(of: key) else { return nil }
-    if hasExpired(at: slot) {
-      counters.expirations += 1
-      return nil
-    }
-    entries.markUsed(slot)
-    return entries.element(at: slot).value
-  }
-
-  /// Whether the entry at `slot` is a miss now: from its expiry instant on (inclusive).
-  @inlinable func hasExpired(at slot: Int) -> Bool {
-    guard let expiry = entries.element(at: slot).expiry else { return false }
-    return clock.now >= expiry
-  }
+  public var keysByRecency: [Key] { state.withLock { $0.entries.keysByRecency } }
 
   /// The value stored for `key`, expired or not, without marking it used; nil when none is.
   ///
   /// Useful as a fallback when a reload fails: an answer past its time to live beats none when
   /// the source is offline. Never stores anything.
   public func staleValue(for key: Key) -> Value? {
-    entries.slot(of: key).map { entries.element(at: $0).value }
+    state.withLock { state in state.entries.slot(of: key).map { state.entries.element(at: $0).value } }
   }
 
-  @inlinable func startLoad(
-    for key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?), firstWaiter: LoadWaiter<Value>
-  ) -> UInt64 {
-    lastFlightID &+= 1
-    let id = lastFlightID
-    // The task reports back to the actor; the actor is held until the caller has registered
-    // as a waiter, so the result cannot arrive before someone waits for it.
+  @inlinable func startLoad(_ id: UInt64, for key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?)) {
     let task = Task(inheritingExecutor: {
       let result: Result<(Value, C.Instant?), any Error>
       do {
@@ -255,39 +344,37 @@ public final actor AsyncCache<Key: Hashable & Sendable, Value: Sendable, C: Cloc
       } catch {
         result = .failure(error)
       }
-      await self.finish(id, for: key, with: result)
+      self.finish(id, for: key, with: result)
     })
-    flights[key] = Flight(id: id, task: task, waiters: [firstWaiter])
-    return id
+    let abandoned = state.withLock { state -> Bool in
+      guard state.flights[key]?.id == id else { return true }
+      state.flights[key]?.task = task
+      return false
+    }
+    // Every waiter left while the task was being created (or it already finished): stop it.
+    if abandoned { task.cancel() }
   }
 
   /// A load finished: store its value (unless abandoned or cleared) and answer its waiters.
   @inlinable func finish(_ id: UInt64, for key: Key, with result: Result<(Value, C.Instant?), any Error>) {
-    // Abandoned by all its waiters (and maybe replaced by a newer load): drop the result.
-    guard let flight = flights[key], flight.id == id else { return }
-    flights[key] = nil
-    if case .success(let (value, obtainedAt)) = result, flight.storesResult {
-      let now = clock.now
-      // Never later than now: a value cannot live longer for having been obtained "later".
-      let start = obtainedAt.map { min($0, now) } ?? now
-      let expiry = timeToLive.map { start.advanced(by: $0) }
-      if entries.insert(Entry(value: value, expiry: expiry), for: key) != nil {
-        counters.evictions += 1
-      }
-    }
+    let now = clock.now
+    let waiters = state.withLock { $0.finish(id, for: key, with: result, now: now, timeToLive: timeToLive) }
     let answer = result.map { $0.0 }
-    for waiter in flight.waiters { waiter.answer(with: answer) }
+    for waiter in waiters { waiter.answer(with: answer) }
   }
 
   /// A cancelled caller left: forget it, and cancel the load when nobody waits for it any more.
   @inlinable func leave(_ id: UInt64, for key: Key, waiter: LoadWaiter<Value>) {
-    guard var flight = flights[key], flight.id == id else { return }
-    flight.waiters.removeAll { $0 === waiter }
-    if flight.waiters.isEmpty {
-      flights[key] = nil
-      flight.task.cancel()
-    } else {
-      flights[key] = flight
+    let abandoned = state.withLock { state -> Task<Void, Never>?? in
+      guard var flight = state.flights[key], flight.id == id else { return nil }
+      flight.waiters.removeAll { $0 === waiter }
+      if flight.waiters.isEmpty {
+        state.flights[key] = nil
+        return .some(flight.task)
+      }
+      state.flights[key] = flight
+      return nil
     }
+    abandoned??.cancel()
   }
 }

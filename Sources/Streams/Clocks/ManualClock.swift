@@ -138,7 +138,7 @@ public final class ManualClock: Clock, Sendable {
   /// deadline first, registration order within a deadline.
   public func advance(to instant: Instant) {
     while let due = sleepers.withLock({ $0.popEarliest(notAfter: instant.offset) }) {
-      for continuation in due { continuation.resume() }
+      for wake in due { wake.fire() }
     }
     sleepers.withLock { $0.setNow(instant.offset) }
   }
@@ -147,8 +147,30 @@ public final class ManualClock: Clock, Sendable {
   /// due then. Returns false when no sleeper is due by `limit`. The runner's single step.
   func wakeEarliest(notAfter limit: Instant) -> Bool {
     guard let due = sleepers.withLock({ $0.popEarliest(notAfter: limit.offset) }) else { return false }
-    for continuation in due { continuation.resume() }
+    for wake in due { wake.fire() }
     return true
+  }
+
+  /// Schedules `action` to run when the clock reaches `deadline`, with no task: it runs on the
+  /// thread that moves the time there (inside ``advance(to:)``, or the driving thread of a
+  /// ``VirtualTimeRunner``), in (deadline, registration) order with the sleepers due then.
+  ///
+  /// Returns an id for ``cancelScheduled(_:)``, or nil, without scheduling, when `deadline` has
+  /// been reached already (the caller acts at once). A scheduled call counts as a sleeper.
+  /// The fused timers of the Streams operators (see `ClockWake`) use it: a debounce deadline
+  /// that passes in virtual time costs a call, not a task's wake-up.
+  package func schedule(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> UInt64? {
+    let (id, satisfied) = sleepers.withLock { state -> (UInt64?, [UnsafeContinuation<Void, Never>]) in
+      guard deadline.offset > state.now else { return (nil, []) }
+      return (state.schedule(action, deadline: deadline.offset), state.takeSatisfiedCountWaiters())
+    }
+    for waiter in satisfied { waiter.resume() }
+    return id
+  }
+
+  /// Cancels a call scheduled with ``schedule(at:_:)`` that has not run yet.
+  package func cancelScheduled(_ id: UInt64) {
+    sleepers.withLock { $0.cancelCallback(id) }
   }
 
   /// Moves time to `instant` without waking anyone (callers have woken everyone due first).

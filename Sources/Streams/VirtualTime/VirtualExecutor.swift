@@ -14,6 +14,8 @@ import Synchronization
 final class VirtualExecutor: TaskExecutor {
   private struct State {
     var jobs = FIFOQueue<UnownedJob>()
+    /// Jobs run so far (the benchmark's and tests' measure of task machinery).
+    var jobsRun = 0
     var externalWork = 0
     /// Outside work now asleep on a manual clock: virtual, so not waited for.
     var externalWorkAsleep = 0
@@ -117,11 +119,15 @@ final class VirtualExecutor: TaskExecutor {
       ran += 1
       if ran & 255 == 0, DispatchTime.now() >= deadline { break }
     }
+    if ran > 0 { queue.withLock { $0.jobsRun += ran } }
     return ran
   }
 
   /// How many jobs wait to run.
   var pendingJobCount: Int { queue.withLock { $0.jobs.count } }
+
+  /// How many jobs have run so far.
+  var jobsRun: Int { queue.withLock { $0.jobsRun } }
 
   /// Outside work in flight that the runner waits for (not asleep on a manual clock).
   var externalWorkInFlight: Int { queue.withLock { $0.externalWorkAwake } }

@@ -118,6 +118,18 @@ public final class VirtualTimeRunner: Sendable {
   /// enqueued work since.
   public var pendingJobCount: Int { executor.pendingJobCount }
 
+  /// How many jobs the runner has run since it was created: a measure of how much task machinery
+  /// the code under test costs (a fused operator chain costs none per element).
+  public var jobCount: Int { executor.jobsRun }
+
+  /// Runs `body` on this thread as part of the run: tasks it starts with
+  /// `Task(inheritingExecutor:)`, and the operators' own tasks, run on the runner, as they do
+  /// when started from the runner's jobs. For code that feeds a pushed operator chain from the
+  /// driving thread (a replay): the chain may start a task when an element arrives.
+  public func onRunner<T>(_ body: () throws -> T) rethrows -> T {
+    try InheritedExecutor.$preferred.withValue(executor) { try body() }
+  }
+
   /// Why the last non-throwing driving call stopped before its work was done, if it did; nil
   /// otherwise. The next ``finish(_:)`` or ``run(_:)`` throws it and clears it.
   public var interruption: VirtualTimeStall? { stopped.withLock { $0 } }
@@ -262,14 +274,16 @@ extension VirtualTimeRunner {
     }
 
     /// Runs `work` here, or as a block on the main queue when main-actor jobs are ordered.
+    /// Work runs as part of the run (``VirtualTimeRunner/onRunner(_:)``): a clock's scheduled call
+    /// that fires here may start tasks, and they must be the runner's.
     func step<T: Sendable>(
       onMainQueue: Bool? = nil, _ work: @escaping @Sendable () -> T
     ) throws(VirtualTimeStall) -> T {
-      guard onMainQueue ?? self.onMainQueue else { return work() }
+      guard onMainQueue ?? self.onMainQueue else { return runner.onRunner(work) }
       let result = Mutex<T?>(nil)
       let done = DispatchSemaphore(value: 0)
-      DispatchQueue.main.async {
-        let value = work()
+      DispatchQueue.main.async { [runner] in
+        let value = runner.onRunner(work)
         result.withLock { $0 = value }
         done.signal()
       }

@@ -48,7 +48,7 @@ struct InteractiveCommand {
   private func session(on terminal: TerminalDevice, reader: KeyReader, recording: OutputWriter?) async
     -> InteractiveEnding
   {
-    let (inputs, keystrokes) = AsyncStream.makeStream(of: PipelineInput.self)
+    let (inputs, keystrokes) = AsyncStream.makeStream(of: InputRecord.self)
     let (endings, ended) = AsyncStream.makeStream(of: InteractiveEnding.self)
     let clock = ContinuousClock()
     terminal.enterFullScreen()

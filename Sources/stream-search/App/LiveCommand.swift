@@ -58,7 +58,7 @@ final class ReadFailure: Sendable {
 /// The reader's lines as pipeline input; a read failure ends the input and is kept for the exit
 /// status rather than lost.
 struct LiveInputs: AsyncSequence, Sendable {
-  typealias Element = PipelineInput
+  typealias Element = InputRecord
 
   let reader: LineReader
   let readFailure: ReadFailure
@@ -69,9 +69,9 @@ struct LiveInputs: AsyncSequence, Sendable {
     var lines: LineReader.AsyncIterator
     let readFailure: ReadFailure
 
-    mutating func next() async -> PipelineInput? {
+    mutating func next() async -> InputRecord? {
       do {
-        return try await lines.next()?.pipelineInput
+        return try await lines.next().map(InputRecord.init)
       } catch {
         readFailure.record(error)
         return nil

@@ -24,8 +24,8 @@ struct RecordCommand {
       do {
         for try await line in reader {
           let instant = start.duration(to: clock.now).wholeMilliseconds
-          switch line.pipelineInput {
-          case .keystroke(var keystroke):
+          switch InputRecord(line) {
+          case .keystroke(var keystroke, _):
             keystroke.atMilliseconds = instant
             do throws(OutputError) {
               try writer.write(keystroke.recordingLine)

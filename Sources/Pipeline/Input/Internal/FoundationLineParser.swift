@@ -8,24 +8,24 @@ import Foundation
 /// Parses a JSON keystroke line with JSONSerialization.
 enum FoundationLineParser {
   /// The keystroke in `bytes` (a line starting, after whitespace, with `{`), or why it is not one.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> LineReading {
     typealias Reason = InputLineParser.Reason
-    if let refusal = prescan(bytes, depthLimit: InputLineParser.maximumDepth) { return .invalid(reason: refusal) }
+    if let refusal = prescan(bytes, depthLimit: InputLineParser.maximumDepth) { return .failure(LineRefusal(refusal)) }
     let value: Any
     do {
       value = try JSONSerialization.jsonObject(with: Data(buffer: bytes), options: [.fragmentsAllowed])
     } catch {
-      return .invalid(reason: unreadableNumber(in: bytes) ?? Reason.invalidJSON)
+      return .failure(LineRefusal(unreadableNumber(in: bytes) ?? Reason.invalidJSON))
     }
-    guard let object = value as? [String: Any] else { return .invalid(reason: Reason.notAnObject) }
+    guard let object = value as? [String: Any] else { return .failure(LineRefusal(Reason.notAnObject)) }
 
-    guard let termValue = object["term"] else { return .invalid(reason: Reason.missingTerm) }
-    if termValue is NSNull { return .invalid(reason: Reason.nullTerm) }
-    guard let term = termValue as? String else { return .invalid(reason: Reason.termNotString) }
+    guard let termValue = object["term"] else { return .failure(LineRefusal(Reason.missingTerm)) }
+    if termValue is NSNull { return .failure(LineRefusal(Reason.nullTerm)) }
+    guard let term = termValue as? String else { return .failure(LineRefusal(Reason.termNotString)) }
 
     var session: String?
     if let sessionValue = object["session"], !(sessionValue is NSNull) {
-      guard let name = sessionValue as? String else { return .invalid(reason: Reason.sessionNotString) }
+      guard let name = sessionValue as? String else { return .failure(LineRefusal(Reason.sessionNotString)) }
       session = name
     }
 
@@ -33,10 +33,10 @@ enum FoundationLineParser {
     if let atValue = object["at_ms"], !(atValue is NSNull) {
       switch milliseconds(atValue) {
       case .success(let value): at = value
-      case .failure(let reason): return .invalid(reason: reason.text)
+      case .failure(let reason): return .failure(LineRefusal(reason.text))
       }
     }
-    return .keystroke(Keystroke(term: term, atMilliseconds: at, session: session))
+    return .success(Keystroke(term: term, atMilliseconds: at, session: session))
   }
 
   /// Why an `at_ms` value was refused.

@@ -15,7 +15,7 @@ struct JSONLineFastParser {
   }
 
   /// The keystroke in `bytes`, or nil when the line needs the full parser.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParsedLine? {
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> LineReading? {
     var parser = JSONLineFastParser(bytes: bytes)
     return parser.parseObject()
   }
@@ -28,7 +28,7 @@ struct JSONLineFastParser {
 
   private enum Key { case term, at, session, other }
 
-  private mutating func parseObject() -> ParsedLine? {
+  private mutating func parseObject() -> LineReading? {
     skipWhitespace()
     guard consume(UInt8(ascii: "{")) else { return nil }
     var term: String?
@@ -72,7 +72,7 @@ struct JSONLineFastParser {
     }
     skipWhitespace()
     guard index == bytes.count, let term else { return nil }
-    return .keystroke(Keystroke(term: term, atMilliseconds: at, session: session))
+    return .success(Keystroke(term: term, atMilliseconds: at, session: session))
   }
 
   // MARK: - Tokens

@@ -20,6 +20,21 @@ struct SleeperQueue: ~Copyable {
     /// Cancelled before its continuation was registered: registration must throw at once.
     case cancelledEarly
     case waiting(Continuation)
+    /// A scheduled call (`ManualClock.schedule`): run by whoever moves time, with no task.
+    case callback(@Sendable () -> Void)
+  }
+
+  /// One sleeper due: a task to resume, or a call to make. Made outside the lock.
+  enum Wake {
+    case resume(Continuation)
+    case call(@Sendable () -> Void)
+
+    func fire() {
+      switch self {
+      case .resume(let continuation): continuation.resume()
+      case .call(let action): action()
+      }
+    }
   }
 
   private(set) var now: Duration
@@ -96,9 +111,25 @@ struct SleeperQueue: ~Copyable {
       heap.push(Key(deadline: deadline, id: id))
       sleeperCount += 1
       return nil
-    case .waiting, nil:
+    case .waiting, .callback, nil:
       preconditionFailure("Internal inconsistency: sleeper \(id) registered twice")
     }
+  }
+
+  /// Schedules `action` for `deadline` (after `now`); returns its id for ``cancelCallback(_:)``.
+  mutating func schedule(_ action: @escaping @Sendable () -> Void, deadline: Duration) -> UInt64 {
+    nextID &+= 1
+    entries[nextID] = .callback(action)
+    heap.push(Key(deadline: deadline, id: nextID))
+    sleeperCount += 1
+    return nextID
+  }
+
+  /// Removes a scheduled call that has not run; it never will.
+  mutating func cancelCallback(_ id: UInt64) {
+    guard case .callback = entries[id] else { return }
+    entries[id] = nil
+    sleeperCount -= 1
   }
 
   /// Removes a cancelled sleeper; returns its continuation if it was waiting.
@@ -112,8 +143,8 @@ struct SleeperQueue: ~Copyable {
       entries[id] = nil
       sleeperCount -= 1
       return continuation
-    case .cancelledEarly, nil:
-      // Already woken or already cancelled: nothing to do.
+    case .cancelledEarly, .callback, nil:
+      // Already woken or already cancelled (or not a task's sleep): nothing to do.
       return nil
     }
   }
@@ -126,15 +157,21 @@ struct SleeperQueue: ~Copyable {
 
   /// Moves time to the earliest deadline if it is at or before `limit`, and removes the sleepers
   /// due then, in registration order. Returns nil when no sleeper is due by `limit`.
-  mutating func popEarliest(notAfter limit: Duration) -> [Continuation]? {
+  mutating func popEarliest(notAfter limit: Duration) -> [Wake]? {
     guard let deadline = nextDeadline(), deadline <= limit else { return nil }
     if deadline > now { now = deadline }
-    var due: [Continuation] = []
+    var due: [Wake] = []
     while let head = heap.min, head.deadline == deadline {
       heap.popMin()
-      if case .waiting(let continuation) = entries.removeValue(forKey: head.id) {
-        due.append(continuation)
+      switch entries.removeValue(forKey: head.id) {
+      case .waiting(let continuation):
+        due.append(.resume(continuation))
         sleeperCount -= 1
+      case .callback(let action):
+        due.append(.call(action))
+        sleeperCount -= 1
+      case .reserved, .cancelledEarly, nil:
+        break
       }
     }
     return due
@@ -147,8 +184,10 @@ struct SleeperQueue: ~Copyable {
   /// Heap keys of cancelled sleepers stay until they reach the top: drop them there.
   private mutating func dropStaleHead() {
     while let head = heap.min {
-      if case .waiting = entries[head.id] { return }
-      heap.popMin()
+      switch entries[head.id] {
+      case .waiting, .callback: return
+      case .reserved, .cancelledEarly, nil: heap.popMin()
+      }
     }
   }
 }

@@ -1,7 +1,8 @@
 // The decisions of debounce, free of locks and tasks: what to do on an element, a timer's
 // wake-up, the end of the base, and the consumer going away.
 
-/// Debounce's state: the pending element, the one timer task, and the consumer side.
+/// Debounce's state: the pending element, the one timer, and the consumer side (a consumer
+/// task pulling, or a receiver pushed to).
 ///
 /// @usableFromInline rather than private throughout, so that it is specialised in the module
 /// that uses debounce (see Downstream.swift); only DebounceStorage touches it.
@@ -11,25 +12,37 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOpera
   @usableFromInline
   struct Action {
     @usableFromInline var resumption: Resumption<Element>?
-    @usableFromInline var cancelTimer: Task<Void, Never>?
+    @usableFromInline var cancelTimer: ClockWake?
     @usableFromInline var cancelPump: Task<Void, Never>?
+    @usableFromInline var cancelUpstream: PushSubscription?
     @usableFromInline var startTimer: (generation: UInt64, deadline: Instant)?
 
     @inlinable init() {}
   }
 
   @usableFromInline var pending: (element: Element, deadline: Instant)?
-  @usableFromInline var timer: (task: Task<Void, Never>?, generation: UInt64, deadline: Instant)?
+  @usableFromInline var timer: (wake: ClockWake?, generation: UInt64, deadline: Instant)?
   @usableFromInline var timerGeneration: UInt64 = 0
   @usableFromInline var pump: Task<Void, Never>?
+  /// Push mode: the subscription to the base, which takes the place of the pump.
+  @usableFromInline var upstream: PushSubscription?
+  @usableFromInline var consumerHasLeft = false
   @usableFromInline var downstream = Downstream<Element>()
 
   @inlinable init() {}
 
-  @inlinable mutating func timerStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
+  @inlinable mutating func timerStarted(_ wake: ClockWake, generation: UInt64) -> ClockWake? {
     // A newer timer replaced this one while it was being created: it has no work.
-    guard let current = timer, current.generation == generation else { return task }
-    timer?.task = task
+    guard let current = timer, current.generation == generation else { return wake }
+    timer?.wake = wake
+    return nil
+  }
+
+  /// Push mode: records the subscription to the base; returns it to be cancelled when the
+  /// consumer left meanwhile.
+  @inlinable mutating func upstreamStarted(_ subscription: PushSubscription) -> PushSubscription? {
+    guard !consumerHasLeft else { return subscription }
+    upstream = subscription
     return nil
   }
 
@@ -72,8 +85,8 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOpera
       timer = nil
       return (downstream.send(due.element), nil)
     }
-    // A newer element moved the deadline: sleep again rather than start a new task.
-    timer = (current.task, generation, due.deadline)
+    // A newer element moved the deadline: wake again then, under the same generation.
+    timer = (nil, generation, due.deadline)
     return (nil, due.deadline)
   }
 
@@ -100,17 +113,20 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOpera
   }
 
   @inlinable mutating func consumerCancelled() -> Action {
+    consumerHasLeft = true
     pending = nil
     var action = Action()
     action.cancelTimer = takeTimer()
     action.cancelPump = pump
     pump = nil
+    action.cancelUpstream = upstream
+    upstream = nil
     action.resumption = downstream.cancel()
     return action
   }
 
-  @inlinable mutating func takeTimer() -> Task<Void, Never>? {
+  @inlinable mutating func takeTimer() -> ClockWake? {
     defer { timer = nil }
-    return timer?.task
+    return timer?.wake
   }
 }

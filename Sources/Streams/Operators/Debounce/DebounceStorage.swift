@@ -1,8 +1,14 @@
 // Debounce's shared storage: takes the lock, asks the state machine, and performs the action
-// (resume the consumer, start or cancel a task) after releasing the lock.
+// (deliver to the consumer, schedule or cancel the timer) after releasing the lock.
+//
+// Two ways in, one state machine. Pulled, a pump task iterates the base. Pushed (the base is a
+// PushableAsyncSequence and the consumer subscribed), the base calls `receive` on its own
+// thread: a keystroke updates the pending element and deadline under the lock and wakes
+// nothing. Either way the timer is a ClockWake: on a ManualClock a call at the deadline, with no
+// task; on a real clock a sleeping task.
 import Synchronization
 
-/// The state debounce's pump, timer and consumer share, behind one lock.
+/// The state debounce's input, timer and consumer share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the base and clock of the module that
 /// uses it (see Downstream.swift).
@@ -31,45 +37,68 @@ where Base.Element: Sendable, C.Duration == Duration {
     perform(state.withLock { $0.consumerCancelled() })
   }
 
+  /// One element of the base, from the pump or pushed by the base.
+  @inlinable func receive(_ element: Element) {
+    let now = clock.now
+    let deadline = now.advanced(by: quietPeriod(element))
+    perform(state.withLock { $0.element(element, deadline: deadline, now: now) })
+  }
+
+  /// The base ended: finished (nil) or failed.
+  @inlinable func baseEnded(_ error: (any Error)?) {
+    perform(state.withLock { machine in error.map { machine.baseFailed($0) } ?? machine.baseFinished() })
+  }
+
   @inlinable func startPump() {
     let task = Task(inheritingExecutor: { [self] in
       do {
-        for try await element in base {
-          let now = clock.now
-          let deadline = now.advanced(by: quietPeriod(element))
-          perform(state.withLock { $0.element(element, deadline: deadline, now: now) })
-        }
-        perform(state.withLock { $0.baseFinished() })
+        for try await element in base { receive(element) }
+        baseEnded(nil)
       } catch {
-        perform(state.withLock { $0.baseFailed(error) })
+        baseEnded(error)
       }
     })
     state.withLock { $0.pumpStarted(task) }?.cancel()
   }
 
   @inlinable func startTimer(generation: UInt64, deadline: C.Instant) {
-    let task = Task(inheritingExecutor: { [self] in
-      var deadline = deadline
-      while true {
-        do {
-          try await clock.sleep(until: deadline, tolerance: nil)
-        } catch {
-          return  // Cancelled: whoever cancelled it has taken its place.
-        }
-        let now = clock.now
-        let (resumption, rearm) = state.withLock { $0.timerFired(generation: generation, now: now) }
-        resumption?.resume()
-        guard let rearm else { return }
-        deadline = rearm
-      }
-    })
-    state.withLock { $0.timerStarted(task, generation: generation) }?.cancel()
+    let wake = ClockWake.schedule(on: clock, at: deadline) { [self] in timerFired(generation: generation) }
+    state.withLock { $0.timerStarted(wake, generation: generation) }?.cancel()
+  }
+
+  @inlinable func timerFired(generation: UInt64) {
+    let now = clock.now
+    let (resumption, rearm) = state.withLock { $0.timerFired(generation: generation, now: now) }
+    Streams.perform(resumption, on: state)
+    // A newer element moved the deadline: wake again then rather than deliver now.
+    if let rearm { startTimer(generation: generation, deadline: rearm) }
   }
 
   @inlinable func perform(_ action: Machine.Action) {
     action.cancelTimer?.cancel()
     action.cancelPump?.cancel()
+    action.cancelUpstream?.cancel()
     if let start = action.startTimer { startTimer(generation: start.generation, deadline: start.deadline) }
-    action.resumption?.resume()
+    Streams.perform(action.resumption, on: state)
+  }
+}
+
+extension DebounceStorage where Base: PushableAsyncSequence {
+  /// Push mode: subscribes to the base and delivers to `receiver`.
+  @inlinable func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    state.withLock { $0.downstream.attach(receiver) }
+    let upstream = base.subscribe(PushReceiver(
+      element: { [self] element in receive(element) }, end: { [self] error in baseEnded(error) }))
+    state.withLock { $0.upstreamStarted(upstream) }?.cancel()
+    return PushSubscription { [self] in consumerCancelled() }
+  }
+}
+
+extension AsyncDebounceSequence: PushableAsyncSequence where Base: PushableAsyncSequence {
+  /// Debounces the base's pushed elements and pushes the settled ones to `receiver`, with no
+  /// task (on a ``ManualClock``; a real clock's timer is a sleeping task). Same semantics as
+  /// iterating; see ``AsyncDebounceSequence``.
+  @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    DebounceStorage(base: base, clock: clock, quietPeriod: quietPeriod).subscribe(receiver)
   }
 }

@@ -8,18 +8,42 @@
 // another module (Pipeline) that uses them gets them specialised only if their bodies are
 // visible to it. Unspecialised, profiling found a third of their time in generic-metadata lookups.
 
-/// A suspended consumer and what to resume it with.
+/// What to do for the consumer once the lock is released: resume a suspended consumer, or (in
+/// push mode) deliver what was produced by draining the queue (see ``drainDownstream(of:)``).
 @usableFromInline
-struct Resumption<Element>: Sendable where Element: Sendable {
-  @usableFromInline let continuation: UnsafeContinuation<Element?, any Error>
-  @usableFromInline let result: Result<Element?, any Error>
+enum Resumption<Element>: Sendable where Element: Sendable {
+  case resume(UnsafeContinuation<Element?, any Error>, with: Result<Element?, any Error>)
+  /// Push mode: this thread must deliver the queue, since nobody else is delivering it.
+  case drain
 
   @inlinable init(continuation: UnsafeContinuation<Element?, any Error>, result: Result<Element?, any Error>) {
-    self.continuation = continuation
-    self.result = result
+    self = .resume(continuation, with: result)
   }
 
-  @inlinable func resume() { continuation.resume(with: result) }
+  /// Resumes the consumer. For operators that are only ever pulled (merge), which never attach
+  /// a receiver and so never get `.drain`; the pushed ones use ``perform(_:on:)``.
+  @inlinable func resume() {
+    if case .resume(let continuation, let result) = self { continuation.resume(with: result) }
+  }
+}
+
+/// One delivery of push mode, made outside the lock.
+@usableFromInline
+struct PushDelivery<Element: Sendable> {
+  @usableFromInline let receiver: PushReceiver<Element>
+  /// An element, or nil for the end (with `error` if it failed).
+  @usableFromInline let element: Element?
+  @usableFromInline let error: (any Error)?
+
+  @inlinable init(receiver: PushReceiver<Element>, element: Element?, error: (any Error)?) {
+    self.receiver = receiver
+    self.element = element
+    self.error = error
+  }
+
+  @inlinable func deliver() {
+    if let element { receiver.element(element) } else { receiver.end(error) }
+  }
 }
 
 /// Elements produced for one consumer, in order, followed by an end (finish or failure).
@@ -35,6 +59,10 @@ struct Downstream<Element: Sendable> {
   @usableFromInline var buffer = FIFOQueue<Element>()
   @usableFromInline var end: End?
   @usableFromInline var consumer: UnsafeContinuation<Element?, any Error>?
+  /// Push mode: the subscriber, which takes the place of a consumer in `next()`.
+  @usableFromInline var receiver: PushReceiver<Element>?
+  /// Push mode: a thread is delivering the queue; whoever produces meanwhile only queues.
+  @usableFromInline var draining = false
 
   @inlinable init() {}
 
@@ -47,6 +75,10 @@ struct Downstream<Element: Sendable> {
   /// Hands `element` to a waiting consumer, or buffers it. Ignored once the sequence ended.
   @inlinable mutating func send(_ element: Element) -> Resumption<Element>? {
     guard end == nil else { return nil }
+    if receiver != nil {
+      buffer.append(element)
+      return startDraining()
+    }
     if let consumer {
       self.consumer = nil
       return Resumption(continuation: consumer, result: .success(element))
@@ -59,6 +91,7 @@ struct Downstream<Element: Sendable> {
   @inlinable mutating func finish(throwing error: (any Error)? = nil) -> Resumption<Element>? {
     guard end == nil else { return nil }
     end = error.map(End.failed) ?? .finished
+    if receiver != nil { return startDraining() }
     guard let consumer, bufferedCount == 0 else { return nil }
     self.consumer = nil
     return Resumption(continuation: consumer, result: takeEnd())
@@ -68,6 +101,7 @@ struct Downstream<Element: Sendable> {
   @inlinable mutating func cancel() -> Resumption<Element>? {
     buffer.removeAll()
     end = .finished
+    receiver = nil
     guard let consumer else { return nil }
     self.consumer = nil
     return Resumption(continuation: consumer, result: .success(nil))
@@ -86,6 +120,37 @@ struct Downstream<Element: Sendable> {
     if let ready = poll() { return Resumption(continuation: continuation, result: ready) }
     consumer = continuation
     return nil
+  }
+
+  /// Push mode: `receiver` takes the place of the consumer from now on.
+  @inlinable mutating func attach(_ receiver: PushReceiver<Element>) {
+    precondition(consumer == nil, "Internal inconsistency: a sequence both iterated and subscribed to")
+    self.receiver = receiver
+  }
+
+  /// Push mode: `.drain` when this caller becomes the one delivering the queue.
+  @inlinable mutating func startDraining() -> Resumption<Element>? {
+    guard !draining else { return nil }
+    draining = true
+    return .drain
+  }
+
+  /// Push mode: the next delivery of the thread draining, or nil (and draining stops) when the
+  /// queue is empty. The end is delivered once, after the last element.
+  @inlinable mutating func nextDelivery() -> PushDelivery<Element>? {
+    guard let receiver else {
+      draining = false
+      return nil
+    }
+    if let element = buffer.popFirst() { return PushDelivery(receiver: receiver, element: element, error: nil) }
+    guard end != nil else {
+      draining = false
+      return nil
+    }
+    self.receiver = nil
+    draining = false
+    let error: (any Error)? = if case .failure(let failure) = takeEnd() { failure } else { nil }
+    return PushDelivery(receiver: receiver, element: nil, error: error)
   }
 
   @inlinable mutating func takeEnd() -> Result<Element?, any Error> {

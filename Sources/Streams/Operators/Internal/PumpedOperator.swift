@@ -3,14 +3,19 @@
 // through a `Downstream`. Only what the operators do with elements differs.
 import Synchronization
 
+/// A state with a consumer side: what was produced, and the consumer or receiver it goes to.
+@usableFromInline
+protocol DownstreamState {
+  associatedtype Element: Sendable
+  /// What was produced for the consumer, and the consumer waiting for it (or the receiver).
+  var downstream: Downstream<Element> { get set }
+}
+
 /// An operator state with a pump task and a consumer side.
 @usableFromInline
-protocol PumpedOperatorState {
-  associatedtype Element: Sendable
+protocol PumpedOperatorState: DownstreamState {
   /// The task iterating the base, once started.
   var pump: Task<Void, Never>? { get set }
-  /// What was produced for the consumer, and the consumer waiting for it.
-  var downstream: Downstream<Element> { get set }
 }
 
 extension PumpedOperatorState {
@@ -31,6 +36,22 @@ extension PumpedOperatorState {
   }
 }
 
+/// Does what `resumption` asks for, outside the lock: resumes the consumer (pull), or delivers
+/// the queue to the receiver until it is empty (push; see ``Downstream/nextDelivery()``). Each
+/// delivery takes the lock only to take the next element, so the receiver may call back into
+/// the operator: what it produces is queued and delivered by this same loop, in order.
+@inlinable
+func perform<State: DownstreamState>(_ resumption: Resumption<State.Element>?, on state: borrowing Mutex<State>) {
+  switch resumption {
+  case .resume(let continuation, let result):
+    continuation.resume(with: result)
+  case .drain:
+    while let delivery = state.withLock({ $0.downstream.nextDelivery() }) { delivery.deliver() }
+  case nil:
+    break
+  }
+}
+
 /// The next element for the consumer of an operator whose state is `state`: at once when one is
 /// ready, else after starting the pump (first call) and waiting. Cancellation of the consuming
 /// task calls `consumerCancelled`, which must end the sequence and resume the waiting consumer.
@@ -45,7 +66,7 @@ func nextElement<State: PumpedOperatorState>(
   if mustStart { startPump() }
   return try await withTaskCancellationHandler {
     try await withUnsafeThrowingContinuation { continuation in
-      state.withLock { $0.wait(continuation) }?.resume()
+      perform(state.withLock { $0.wait(continuation) }, on: state)
     }
   } onCancel: {
     consumerCancelled()

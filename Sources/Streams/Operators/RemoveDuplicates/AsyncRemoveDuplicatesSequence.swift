@@ -1,4 +1,5 @@
 // removeDuplicates: drop an element whose key equals the previous element's key.
+import Synchronization
 
 extension AsyncSequence {
   /// Drops each element whose `key` equals the key of the element before it.
@@ -83,3 +84,47 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence, Key: Equatable>
 }
 
 extension AsyncRemoveDuplicatesSequence: Sendable where Base: Sendable {}
+
+extension AsyncRemoveDuplicatesSequence: PushableAsyncSequence where Base: PushableAsyncSequence {
+  /// Pushes the base's elements whose key differs from the previous one's to `receiver`, on
+  /// the base's thread; the end passes through. Same semantics as iterating.
+  @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    // Erased to the protocol: a @Sendable closure may not capture `Key`'s metatype, which need
+    // not be Sendable.
+    let filter: any ElementFilter<Element> = DuplicateFilter(key: key)
+    return base.subscribe(PushReceiver(
+      element: { element in if filter.isNew(element) { receiver.element(element) } }, end: receiver.end))
+  }
+}
+
+/// Decides, element by element, what passes.
+@usableFromInline
+protocol ElementFilter<Element>: Sendable {
+  associatedtype Element
+  /// Whether `element` passes.
+  func isNew(_ element: Element) -> Bool
+}
+
+/// The key of the last element passed, for the push path.
+///
+/// `@unchecked Sendable`: `Key` need not be Sendable (the pulled iterator never shares it), and
+/// the key never leaves this object; the lock makes the calls safe even though a pushing base
+/// never overlaps them.
+@usableFromInline
+final class DuplicateFilter<Element, Key: Equatable>: ElementFilter, @unchecked Sendable {
+  @usableFromInline let key: @Sendable (Element) -> Key
+  @usableFromInline let lock = Mutex(())
+  @usableFromInline var lastKey: Key?
+
+  @inlinable init(key: @escaping @Sendable (Element) -> Key) { self.key = key }
+
+  /// Whether `element`'s key differs from the last one's; remembers it if so.
+  @inlinable func isNew(_ element: Element) -> Bool {
+    let elementKey = key(element)
+    return lock.withLock { _ in
+      guard elementKey != lastKey else { return false }
+      lastKey = elementKey
+      return true
+    }
+  }
+}

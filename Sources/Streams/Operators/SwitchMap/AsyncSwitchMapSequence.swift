@@ -36,7 +36,55 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   @inlinable public func switchMap<Output: Sendable>(
     _ child: @escaping @Sendable (Element, SwitchMapEmitter<Output>) async -> Void
   ) -> AsyncSwitchMapSequence<Self, Output> {
-    AsyncSwitchMapSequence(base: self, child: child)
+    AsyncSwitchMapSequence(base: self, child: { input, emit in .task { await child(input, emit) } })
+  }
+
+  /// Like ``switchMap(_:)``, for a child that can often answer at once: `start` runs
+  /// synchronously when the element arrives (after the previous child's cancellation and the
+  /// `.started` event), emits what it can, and returns ``SwitchMapChild/finished`` when it is
+  /// done, or ``SwitchMapChild/task(_:)`` with the work that must wait, which then runs in a task
+  /// of the sequence's own. No task is started for a child that finishes in its start.
+  ///
+  /// ```swift
+  /// let runner = VirtualTimeRunner()
+  /// let (terms, typing) = AsyncStream.makeStream(of: String.self)
+  /// let known = ["tay": "Taylor Swift"]
+  /// let answered = runner.start {
+  ///   var shown: [String] = []
+  ///   for try await event in terms.switchMap(starting: { (term, emit: SwitchMapEmitter<String>) in
+  ///     if let hit = known[term] {
+  ///       emit(hit)                     // answered at once: no task
+  ///       return .finished
+  ///     }
+  ///     return .task { emit("fetched \(term)") }
+  ///   }) {
+  ///     if case .output(let output) = event { shown.append(output) }
+  ///   }
+  ///   return shown
+  /// }
+  /// typing.yield("tay"); typing.yield("bey"); typing.finish()
+  /// let shown = try runner.finish(answered)   // shown == ["Taylor Swift", "fetched bey"]
+  /// ```
+  @inlinable public func switchMap<Output: Sendable>(
+    starting start: @escaping @Sendable (Element, SwitchMapEmitter<Output>) -> SwitchMapChild
+  ) -> AsyncSwitchMapSequence<Self, Output> {
+    AsyncSwitchMapSequence(base: self, child: start)
+  }
+}
+
+/// How a switchMap child goes on after its synchronous start (``AsyncSequence/switchMap(starting:)``).
+public struct SwitchMapChild: Sendable {
+  @usableFromInline let work: (@Sendable () async -> Void)?
+
+  @inlinable init(work: (@Sendable () async -> Void)?) { self.work = work }
+
+  /// The child did all its work in its start: it has returned, and no task is started.
+  @inlinable public static var finished: SwitchMapChild { SwitchMapChild(work: nil) }
+
+  /// The child goes on with `work` in a task of the sequence's own, cancelled when a newer
+  /// element arrives; the child has returned when `work` returns.
+  @inlinable public static func task(_ work: @escaping @Sendable () async -> Void) -> SwitchMapChild {
+    SwitchMapChild(work: work)
   }
 }
 
@@ -91,9 +139,9 @@ where Base.Element: Sendable {
   public typealias Element = SwitchMapEvent<Base.Element, Output>
 
   @usableFromInline let base: Base
-  @usableFromInline let child: @Sendable (Base.Element, SwitchMapEmitter<Output>) async -> Void
+  @usableFromInline let child: @Sendable (Base.Element, SwitchMapEmitter<Output>) -> SwitchMapChild
 
-  @inlinable init(base: Base, child: @escaping @Sendable (Base.Element, SwitchMapEmitter<Output>) async -> Void) {
+  @inlinable init(base: Base, child: @escaping @Sendable (Base.Element, SwitchMapEmitter<Output>) -> SwitchMapChild) {
     self.base = base
     self.child = child
   }
@@ -117,5 +165,14 @@ where Base.Element: Sendable {
     @inlinable public mutating func next() async throws -> Element? {
       try await storage.next()
     }
+  }
+}
+
+extension AsyncSwitchMapSequence: PushableAsyncSequence where Base: PushableAsyncSequence {
+  /// Runs a child per pushed element and pushes the events to `receiver`; a child that
+  /// finishes in its synchronous start costs no task. Same semantics as iterating; see
+  /// ``AsyncSwitchMapSequence``.
+  @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    SwitchMapStorage(base: base, child: child).subscribe(receiver)
   }
 }

@@ -16,6 +16,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     @usableFromInline var resumption: Resumption<Event>?
     @usableFromInline var cancelChild: Task<Void, Never>?
     @usableFromInline var cancelPump: Task<Void, Never>?
+    @usableFromInline var cancelUpstream: PushSubscription?
 
     @inlinable init() {}
   }
@@ -32,10 +33,14 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     }
   }
 
-  /// The latest element's child while it runs; nil once it returned (or none started yet).
+  /// The latest element's child while it runs; nil once it returned (or none started yet). A
+  /// child that is still in its synchronous start has no task yet (and may never need one).
   @usableFromInline var latest: Child?
   @usableFromInline var generation: UInt64 = 0
   @usableFromInline var pump: Task<Void, Never>?
+  /// Push mode: the subscription to the base, which takes the place of the pump.
+  @usableFromInline var upstream: PushSubscription?
+  @usableFromInline var consumerHasLeft = false
   @usableFromInline var baseHasFinished = false
   @usableFromInline var downstream = Downstream<Event>()
 
@@ -64,6 +69,14 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
       return task
     }
     latest?.task = task
+    return nil
+  }
+
+  /// Push mode: records the subscription to the base; returns it to be cancelled when the
+  /// consumer left meanwhile.
+  @inlinable mutating func upstreamStarted(_ subscription: PushSubscription) -> PushSubscription? {
+    guard !consumerHasLeft else { return subscription }
+    upstream = subscription
     return nil
   }
 
@@ -99,11 +112,14 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   }
 
   @inlinable mutating func consumerCancelled() -> Action {
+    consumerHasLeft = true
     var action = Action()
     action.cancelChild = latest?.task
     latest = nil
     action.cancelPump = pump
     pump = nil
+    action.cancelUpstream = upstream
+    upstream = nil
     action.resumption = downstream.cancel()
     return action
   }

@@ -1,8 +1,13 @@
 // switchMap's shared storage: takes the lock, asks the state machine, and performs the action
-// (resume the consumer, start or cancel a task) after releasing the lock.
+// (deliver to the consumer, start or cancel a child) after releasing the lock.
+//
+// Two ways in, one state machine: a pump task iterating the base, or the base pushing elements
+// (PushableAsyncSequence). A child starts synchronously, on the thread that delivered its
+// element: a child that can answer at once (a cache hit) emits and returns `.finished` with no
+// task; only one that must wait gets a task (`.task`).
 import Synchronization
 
-/// The state switchMap's pump, children and consumer share, behind one lock.
+/// The state switchMap's input, children and consumer share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the base and output of the module that
 /// uses it (see Downstream.swift).
@@ -14,10 +19,10 @@ where Base.Element: Sendable {
   @usableFromInline typealias Machine = SwitchMapStateMachine<Input, Output>
 
   @usableFromInline let base: Base
-  @usableFromInline let child: @Sendable (Input, SwitchMapEmitter<Output>) async -> Void
+  @usableFromInline let child: @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild
   @usableFromInline let state = Mutex(Machine())
 
-  @inlinable init(base: Base, child: @escaping @Sendable (Input, SwitchMapEmitter<Output>) async -> Void) {
+  @inlinable init(base: Base, child: @escaping @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild) {
     self.base = base
     self.child = child
   }
@@ -30,17 +35,29 @@ where Base.Element: Sendable {
     perform(state.withLock { $0.consumerCancelled() })
   }
 
+  /// One element of the base, from the pump or pushed by the base.
+  @inlinable func receive(_ input: Input) {
+    let (generation, action) = state.withLock { $0.element(input) }
+    perform(action)
+    if let generation { startChild(for: input, generation: generation) }
+  }
+
+  /// The base ended: finished (nil) or failed.
+  @inlinable func baseEnded(_ error: (any Error)?) {
+    if let error {
+      perform(state.withLock { $0.baseFailed(error) })
+    } else {
+      Streams.perform(state.withLock { $0.baseFinished() }, on: state)
+    }
+  }
+
   @inlinable func startPump() {
     let task = Task(inheritingExecutor: { [self] in
       do {
-        for try await input in base {
-          let (generation, action) = state.withLock { $0.element(input) }
-          perform(action)
-          if let generation { startChild(for: input, generation: generation) }
-        }
-        state.withLock { $0.baseFinished() }?.resume()
+        for try await input in base { receive(input) }
+        baseEnded(nil)
       } catch {
-        perform(state.withLock { $0.baseFailed(error) })
+        baseEnded(error)
       }
     })
     state.withLock { $0.pumpStarted(task) }?.cancel()
@@ -49,19 +66,37 @@ where Base.Element: Sendable {
   @inlinable func startChild(for input: Input, generation: UInt64) {
     let emitter = SwitchMapEmitter<Output> { [self] output in
       let (emitted, resumption) = state.withLock { $0.childEmitted(output, generation: generation) }
-      resumption?.resume()
+      Streams.perform(resumption, on: state)
       return emitted
     }
-    let task = Task(inheritingExecutor: { [self] in
-      await child(input, emitter)
-      state.withLock { $0.childReturned(generation: generation) }?.resume()
-    })
-    state.withLock { $0.childStarted(task, generation: generation) }?.cancel()
+    switch child(input, emitter).work {
+    case nil:
+      // Answered in its synchronous start: no task was needed.
+      Streams.perform(state.withLock { $0.childReturned(generation: generation) }, on: state)
+    case let work?:
+      let task = Task(inheritingExecutor: { [self] in
+        await work()
+        Streams.perform(state.withLock { $0.childReturned(generation: generation) }, on: state)
+      })
+      state.withLock { $0.childStarted(task, generation: generation) }?.cancel()
+    }
   }
 
   @inlinable func perform(_ action: Machine.Action) {
     action.cancelChild?.cancel()
     action.cancelPump?.cancel()
-    action.resumption?.resume()
+    action.cancelUpstream?.cancel()
+    Streams.perform(action.resumption, on: state)
+  }
+}
+
+extension SwitchMapStorage where Base: PushableAsyncSequence {
+  /// Push mode: subscribes to the base and delivers to `receiver`.
+  @inlinable func subscribe(_ receiver: PushReceiver<Event>) -> PushSubscription {
+    state.withLock { $0.downstream.attach(receiver) }
+    let upstream = base.subscribe(PushReceiver(
+      element: { [self] input in receive(input) }, end: { [self] error in baseEnded(error) }))
+    state.withLock { $0.upstreamStarted(upstream) }?.cancel()
+    return PushSubscription { [self] in consumerCancelled() }
   }
 }

@@ -31,11 +31,13 @@ final class InteractiveController: Sendable {
     var renderer: ScreenRenderer
     var requestTimes: [ContinuousClock.Instant] = []
     var ended = false
+    /// Keystrokes sent so far: each is the next line of the pipeline's input.
+    var keystrokesSent = 0
   }
 
   private let state: Mutex<State>
   private let terminal: TerminalDevice
-  private let keystrokes: AsyncStream<PipelineInput>.Continuation
+  private let keystrokes: AsyncStream<InputRecord>.Continuation
   private let endings: AsyncStream<InteractiveEnding>.Continuation
   private let recording: OutputWriter?
   private let rateLimit: RateLimit?
@@ -45,7 +47,7 @@ final class InteractiveController: Sendable {
   /// A controller drawing on `terminal`, feeding `keystrokes`, reporting its end on `endings`,
   /// and writing each keystroke to `recording` when there is one.
   init(
-    terminal: TerminalDevice, keystrokes: AsyncStream<PipelineInput>.Continuation,
+    terminal: TerminalDevice, keystrokes: AsyncStream<InputRecord>.Continuation,
     endings: AsyncStream<InteractiveEnding>.Continuation, recording: OutputWriter?, rateLimit: RateLimit?,
     clock: ContinuousClock
   ) {
@@ -120,7 +122,8 @@ final class InteractiveController: Sendable {
       }
       let text = state.screen.field.text
       if text != before, ending == nil {
-        if let failure = send(text) { ending = .recordingFailed(failure) }
+        state.keystrokesSent += 1
+        if let failure = send(text, line: state.keystrokesSent) { ending = .recordingFailed(failure) }
       }
       if ending == nil { draw(&state) }
       return ending
@@ -150,8 +153,10 @@ final class InteractiveController: Sendable {
 
   /// Sends the field's new text as the next keystroke, and records it; the reason when the
   /// recording cannot be written.
-  private func send(_ text: String) -> String? {
-    keystrokes.yield(.keystroke(Keystroke(term: text)))
+  private func send(_ text: String, line: Int) -> String? {
+    // Handed to the pipeline's task (an AsyncStream, not pushed): this runs under the state's
+    // lock, which the pipeline's events take to draw.
+    keystrokes.yield(.keystroke(Keystroke(term: text), line: line))
     guard let recording else { return nil }
     let line = Keystroke(term: text, atMilliseconds: start.duration(to: clock.now).wholeMilliseconds).recordingLine
     do throws(OutputError) {

@@ -1,0 +1,37 @@
+// What enters the pipeline: one input line, read. The one record every way in builds (live input,
+// replay, the interactive field, tests), once, from what the line reader delivered.
+import Streams
+
+/// One input line, read: a keystroke, or the reason the line is not one.
+///
+/// Built once per line with ``init(_:)`` from the line reader's `InputLine` (or with
+/// ``InputLineParser/parse(_:line:)`` from text); a `.invalid` record becomes an `input_error`
+/// event and the run goes on.
+public enum InputRecord: Sendable, Equatable {
+  /// The search field's text after a keystroke, with its session and instant if the line named
+  /// them, and the line's number.
+  case keystroke(Keystroke, line: Int)
+  /// A line that is not a keystroke, and why.
+  case invalid(line: Int, reason: String)
+
+  /// Reads `line`: its text parsed as a keystroke, or the reason it is not one (bad JSON,
+  /// invalid UTF-8, too long).
+  public init(_ line: InputLine) {
+    switch line.content {
+    case .text(let text):
+      self = InputLineParser.parse(text, line: line.number)
+    case .invalidUTF8(let byteCount):
+      self = .invalid(line: line.number, reason: "invalid UTF-8 (\(byteCount) bytes)")
+    case .tooLong(let byteCount):
+      self = .invalid(
+        line: line.number, reason: "line too long (\(byteCount) bytes; the maximum is set by --max-line-bytes)")
+    }
+  }
+
+  /// The line's number, from 1.
+  public var line: Int {
+    switch self {
+    case .keystroke(_, let line), .invalid(let line, _): line
+    }
+  }
+}

@@ -23,7 +23,7 @@ import Testing
     var configuration = PipelineConfiguration()
     configuration.store = store
     let run = RunningPipeline(configuration: configuration) { StubSource(latency: .milliseconds(5), clock: $0) }
-    run.input.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: 0, session: Key(0, "tay").session)))
+    run.send(Keystroke(term: "tay", atMilliseconds: 0, session: Key(0, "tay").session))
     run.runner.advance(to: .milliseconds(305))
     // Debounced at 300 ms, fetched in 5 ms, emitted at once: the disk did not delay it.
     #expect(run.log.lines == ["search tay@300", "results tay load@305"])

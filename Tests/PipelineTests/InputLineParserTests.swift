@@ -10,39 +10,50 @@ import Testing
 
 private typealias Reason = InputLineParser.Reason
 
+/// `line` parsed as line 1.
+private func parse(_ line: String) -> InputRecord { InputLineParser.parse(line, line: 1) }
+
+/// A parser's reading as the record of line 1.
+private func record(_ reading: LineReading) -> InputRecord {
+  switch reading {
+  case .success(let keystroke): .keystroke(keystroke, line: 1)
+  case .failure(let refusal): .invalid(line: 1, reason: refusal.reason)
+  }
+}
+
 /// What the fast path says about `line` (nil: it hands the line on).
-private func fastPath(_ line: String) -> ParsedLine? {
+private func fastPath(_ line: String) -> InputRecord? {
   var line = line
-  return line.withUTF8 { JSONLineFastParser.parse($0) }
+  return line.withUTF8 { JSONLineFastParser.parse($0) }.map(record)
 }
 
 /// What the JSONSerialization reference says about `line`.
-private func reference(_ line: String) -> ParsedLine {
+private func reference(_ line: String) -> InputRecord {
   var line = line
-  return line.withUTF8 { FoundationLineParser.parse($0) }
+  return record(line.withUTF8 { FoundationLineParser.parse($0) })
 }
 
-private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil) -> ParsedLine {
-  .keystroke(Keystroke(term: term, atMilliseconds: at, session: session))
+private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil) -> InputRecord {
+  .keystroke(Keystroke(term: term, atMilliseconds: at, session: session), line: 1)
 }
 
 @Suite struct InputLineParserTests {
   @Test func plainTextIsTheWholeLineWithItsWhitespace() {
-    #expect(InputLineParser.parse("  Tay lor\t ") == keystroke("  Tay lor\t "))
-    #expect(InputLineParser.parse("AC/DC & \"friends\" [live]") == keystroke("AC/DC & \"friends\" [live]"))
-    #expect(InputLineParser.parse("[1, 2]") == keystroke("[1, 2]"))
-    #expect(InputLineParser.parse("東京事変 🎸") == keystroke("東京事変 🎸"))
+    #expect(parse("  Tay lor\t ") == keystroke("  Tay lor\t "))
+    #expect(parse("AC/DC & \"friends\" [live]") == keystroke("AC/DC & \"friends\" [live]"))
+    #expect(parse("[1, 2]") == keystroke("[1, 2]"))
+    #expect(parse("東京事変 🎸") == keystroke("東京事変 🎸"))
   }
 
   @Test func emptyLineIsAClearedField() {
-    #expect(InputLineParser.parse("") == keystroke(""))
-    #expect(InputLineParser.parse("   ") == keystroke("   "))
+    #expect(parse("") == keystroke(""))
+    #expect(parse("   ") == keystroke("   "))
   }
 
   @Test func readsAJSONKeystrokeWithEveryField() {
-    #expect(InputLineParser.parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
+    #expect(parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
       == keystroke("Tay", at: 1234, session: "u42"))
-    #expect(InputLineParser.parse(#"{"term":""}"#) == keystroke(""))
+    #expect(parse(#"{"term":""}"#) == keystroke(""))
   }
 
   @Test func acceptsKeysInAnyOrderAndAnyJSONWhitespace() {
@@ -51,38 +62,38 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
       #"{"session":"s","at_ms":7,"term":" a b "}"#, #"{"at_ms":7,"term":" a b ","session":"s"}"#,
       " \t{ \"term\" :\t\" a b \" ,\r\n\"session\"\n:\"s\", \"at_ms\" : 7 }\r ",
     ] {
-      #expect(InputLineParser.parse(line) == expected, "\(line)")
+      #expect(parse(line) == expected, "\(line)")
     }
   }
 
   @Test func decodesEveryStringEscape() {
     let line = #"{"term": "q\" b\\ s\/ \b\f\n\r\t \u00e9 \u6771 \ud83c\udfb8 \u0000", "session": "\u0075\u0034\u0032"}"#
-    #expect(InputLineParser.parse(line) == keystroke("q\" b\\ s/ \u{8}\u{C}\n\r\t é 東 🎸 \u{0}", session: "u42"))
+    #expect(parse(line) == keystroke("q\" b\\ s/ \u{8}\u{C}\n\r\t é 東 🎸 \u{0}", session: "u42"))
   }
 
   @Test func ignoresUnknownFieldsOfAnyKind() {
     let expected = keystroke("x", at: 1)
     for unknown in [#""n": -1.5e-3"#, #""b": true"#, #""f": false"#, #""z": null"#, ##""s": "\"}{""##,
                     #""a": [1, {"term": 5}]"#, #""o": {"at_ms": -1}"#, #""\u0074erm2": 1"#] {
-      #expect(InputLineParser.parse(#"{"term": "x", "#
+      #expect(parse(#"{"term": "x", "#
         + unknown + #", "at_ms": 1}"#) == expected, "\(unknown)")
     }
   }
 
   @Test func treatsNullAtAndSessionAsAbsent() {
-    #expect(InputLineParser.parse(#"{"term": "x", "at_ms": null, "session": null}"#) == keystroke("x"))
+    #expect(parse(#"{"term": "x", "at_ms": null, "session": null}"#) == keystroke("x"))
   }
 
   @Test func acceptsWholeNumbersWrittenAsFloats() {
-    #expect(InputLineParser.parse(#"{"term": "x", "at_ms": 1234.0}"#) == keystroke("x", at: 1234))
-    #expect(InputLineParser.parse(#"{"term": "x", "at_ms": 1.234e3}"#) == keystroke("x", at: 1234))
-    #expect(InputLineParser.parse(#"{"term": "x", "at_ms": -0}"#) == keystroke("x", at: 0))
-    #expect(InputLineParser.parse(#"{"term": "x", "at_ms": 9007199254740992}"#)
+    #expect(parse(#"{"term": "x", "at_ms": 1234.0}"#) == keystroke("x", at: 1234))
+    #expect(parse(#"{"term": "x", "at_ms": 1.234e3}"#) == keystroke("x", at: 1234))
+    #expect(parse(#"{"term": "x", "at_ms": -0}"#) == keystroke("x", at: 0))
+    #expect(parse(#"{"term": "x", "at_ms": 9007199254740992}"#)
       == keystroke("x", at: 9_007_199_254_740_992))
   }
 
   @Test func theLastOfARepeatedFieldCounts() {
-    #expect(InputLineParser.parse(#"{"term": "a", "term": "b", "at_ms": 1, "at_ms": 2}"#) == keystroke("b", at: 2))
+    #expect(parse(#"{"term": "a", "term": "b", "at_ms": 1, "at_ms": 2}"#) == keystroke("b", at: 2))
   }
 
   static let invalidLines: [(String, String)] = [
@@ -125,32 +136,32 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
 
   @Test(arguments: invalidLines)
   func rejectsInvalidLinesWithTheirReason(line: String, reason: String) {
-    #expect(InputLineParser.parse(line) == .invalid(reason: reason))
+    #expect(parse(line) == .invalid(line: 1, reason: reason))
   }
 
   @Test func aJSONValueThatIsNotAnObjectIsInvalid() {
     // `parse` only sends lines starting with `{` to the JSON reader, so ask the reader directly.
-    #expect(reference("[1, 2]") == .invalid(reason: Reason.notAnObject))
-    #expect(reference(#""term""#) == .invalid(reason: Reason.notAnObject))
+    #expect(reference("[1, 2]") == .invalid(line: 1, reason: Reason.notAnObject))
+    #expect(reference(#""term""#) == .invalid(line: 1, reason: Reason.notAnObject))
   }
 
   @Test func deepNestingIsRefusedQuicklyWithoutRecursion() {
     let deep = #"{"term": "a", "x": "# + String(repeating: "[", count: 100_000)
     let started = ContinuousClock.now
-    #expect(InputLineParser.parse(deep) == .invalid(reason: Reason.tooDeep))
-    #expect(InputLineParser.parse(String(repeating: "{", count: 100_000)) == .invalid(reason: Reason.tooDeep))
+    #expect(parse(deep) == .invalid(line: 1, reason: Reason.tooDeep))
+    #expect(parse(String(repeating: "{", count: 100_000)) == .invalid(line: 1, reason: Reason.tooDeep))
     // Generous: a linear scan of 100 kB takes well under a millisecond.
     #expect(ContinuousClock.now - started < .seconds(1))
   }
 
   @Test func nestingOfExactly32LevelsIsAccepted() {
     let nested = String(repeating: "[", count: 31) + String(repeating: "]", count: 31)
-    #expect(InputLineParser.parse(#"{"term": "a", "x": "# + nested + "}") == keystroke("a"))
+    #expect(parse(#"{"term": "a", "x": "# + nested + "}") == keystroke("a"))
     let tooDeep = "[" + nested + "]"
-    #expect(InputLineParser.parse(#"{"term": "a", "x": "# + tooDeep + "}") == .invalid(reason: Reason.tooDeep))
+    #expect(parse(#"{"term": "a", "x": "# + tooDeep + "}") == .invalid(line: 1, reason: Reason.tooDeep))
     // Brackets inside strings do not count.
     let inString = "\"" + String(repeating: "[", count: 100) + "\\\"]\""
-    #expect(InputLineParser.parse(#"{"term": "# + inString + "}")
+    #expect(parse(#"{"term": "# + inString + "}")
       == keystroke(String(repeating: "[", count: 100) + "\"]"))
   }
 }
@@ -213,7 +224,7 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
         answered += 1
         #expect(fast == expected, "\(line)")
       }
-      #expect(InputLineParser.parse(line) == expected, "\(line)")
+      #expect(parse(line) == expected, "\(line)")
     }
     #expect(answered > 0)
   }
@@ -236,7 +247,7 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(!inputs.isEmpty)
     for line in inputs {
       let fast = try #require(fastPath(line), "\(line)")
-      guard case .keystroke(let keystroke) = fast else {
+      guard case .keystroke(let keystroke, _) = fast else {
         Issue.record("not a keystroke: \(line)")
         continue
       }
@@ -247,7 +258,7 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
   @Test func fastPathHandsNestedUnknownValuesToTheReference() {
     let line = #"{"term": "a", "extra": {"nested": [1, 2]}}"#
     #expect(fastPath(line) == nil)
-    #expect(InputLineParser.parse(line) == keystroke("a"))
+    #expect(parse(line) == keystroke("a"))
   }
 }
 
@@ -260,6 +271,6 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
   func aRecordingLineReadsBackAsTheSameKeystroke(keystroke: Keystroke) {
     let line = keystroke.recordingLine
     #expect(line.hasSuffix("}\n"))
-    #expect(InputLineParser.parse(String(line.dropLast())) == .keystroke(keystroke))
+    #expect(parse(String(line.dropLast())) == .keystroke(keystroke, line: 1))
   }
 }

@@ -60,8 +60,8 @@ import Testing
   @Test func cancellingTheRunReportsOpenSearchesAsShutdownThenTheSummary() throws {
     let run = RunningPipeline { StubSource(latency: .seconds(5), clock: $0) }
     let (runner, source, log) = (run.runner, run.source, run.log)
-    run.input.yield(.keystroke(Keystroke(term: "taylor", atMilliseconds: nil, session: "a")))
-    run.input.yield(.keystroke(Keystroke(term: "serial", atMilliseconds: nil, session: "b")))
+    run.send(Keystroke(term: "taylor", atMilliseconds: nil, session: "a"))
+    run.send(Keystroke(term: "serial", atMilliseconds: nil, session: "b"))
     runner.advance(to: .milliseconds(1_000))
     run.task.cancel()
     let summary = try runner.finish(run.task)
@@ -76,8 +76,8 @@ import Testing
 
   @Test func badLinesBecomeInputErrorsAndTheRunGoesOn() throws {
     let run = RunningPipeline { StubSource(clock: $0) }
-    run.input.yield(.invalid(line: 1, reason: "invalid JSON"))
-    run.input.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: nil, session: nil)))
+    run.send(.invalid(line: 1, reason: "invalid JSON"))
+    run.send(Keystroke(term: "tay", atMilliseconds: nil, session: nil))
     let summary = try run.finish()
     #expect(run.log.lines == ["input_error 1@0", "search tay@0", "results tay load@0", "summary@0"])
     #expect(summary.inputLines == 2)

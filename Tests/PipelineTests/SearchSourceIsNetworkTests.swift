@@ -27,9 +27,10 @@ struct SlowStub: SearchSource {
     let pipeline = SearchPipeline(
       configuration: PipelineConfiguration(), source: SlowStub(clock: runner.clock), clock: runner.clock,
       sink: log.sink)
-    let (inputs, input) = AsyncStream.makeStream(of: PipelineInput.self)
+    // An AsyncStream, not a feed: the pipeline's task iterates it (the path of any sequence).
+    let (inputs, input) = AsyncStream.makeStream(of: InputRecord.self)
     let task = runner.start { await pipeline.run(inputs) }
-    input.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: nil, session: nil)))
+    input.yield(.keystroke(Keystroke(term: "tay", atMilliseconds: nil, session: nil), line: 1))
     runner.advance(to: .milliseconds(2_000))
     #expect(runner.interruption == nil)
     input.finish()

@@ -56,10 +56,7 @@ import Testing
     }.run(sink: log.sink) {
       while let (index, line) = lines.next() {
         if line.isEmpty { continue }
-        switch InputLineParser.parse(String(line)) {
-        case .keystroke(let keystroke): return .keystroke(keystroke, line: index + 1)
-        case .invalid(let reason): return .invalid(line: index + 1, reason: reason)
-        }
+        return InputLineParser.parse(String(line), line: index + 1)
       }
       return nil
     }

@@ -19,35 +19,35 @@ import Testing
   @Test func allStoredKeysAnswerInTheOrderAskedAndCountAsHits() throws {
     let runner = VirtualTimeRunner()
     let cache = try Self.filledCache(runner: runner)
-    let values = try runner.run { await cache.storedValues(for: ["c", "a", "c"]) }
+    let values = try runner.run { cache.storedValues(for: ["c", "a", "c"]) }
     #expect(values == ["C", "A", "C"])
-    #expect(try runner.run { await cache.statistics.hits } == 3)
+    #expect(try runner.run { cache.statistics.hits } == 3)
     // Used entries move to the front: "b" is now the least recently used.
-    #expect(try runner.run { await cache.keysByRecency } == ["c", "a", "b"])
+    #expect(try runner.run { cache.keysByRecency } == ["c", "a", "b"])
   }
 
   @Test func oneMissingKeyAnswersNilAndChangesNothing() throws {
     let runner = VirtualTimeRunner()
     let cache = try Self.filledCache(runner: runner)
-    let values = try runner.run { await cache.storedValues(for: ["a", "zzz"]) }
+    let values = try runner.run { cache.storedValues(for: ["a", "zzz"]) }
     #expect(values == nil)
-    #expect(try runner.run { await cache.statistics.hits } == 0)
-    #expect(try runner.run { await cache.keysByRecency } == ["c", "b", "a"])
+    #expect(try runner.run { cache.statistics.hits } == 0)
+    #expect(try runner.run { cache.keysByRecency } == ["c", "b", "a"])
   }
 
   @Test func anExpiredEntryIsAMissAtItsExpiryAndNotAMillisecondBefore() throws {
     let runner = VirtualTimeRunner()
     let cache = try Self.filledCache(runner: runner, timeToLive: .milliseconds(500))
     runner.advance(to: .milliseconds(499))
-    #expect(try runner.run { await cache.storedValues(for: ["a", "b"]) } == ["A", "B"])
+    #expect(try runner.run { cache.storedValues(for: ["a", "b"]) } == ["A", "B"])
     runner.advance(to: .milliseconds(500))
-    #expect(try runner.run { await cache.storedValues(for: ["a", "b"]) } == nil)
-    #expect(try runner.run { await cache.statistics.hits } == 2)
+    #expect(try runner.run { cache.storedValues(for: ["a", "b"]) } == nil)
+    #expect(try runner.run { cache.statistics.hits } == 2)
   }
 
   @Test func noKeysAnswerAnEmptyList() throws {
     let runner = VirtualTimeRunner()
     let cache = try Self.filledCache(runner: runner)
-    #expect(try runner.run { await cache.storedValues(for: []) } == [])
+    #expect(try runner.run { cache.storedValues(for: []) } == [])
   }
 }

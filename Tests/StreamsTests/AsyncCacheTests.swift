@@ -50,7 +50,7 @@ import Testing
     #expect(answers.map(\.origin) == [.loaded, .cached])
     #expect(answers.map(\.value) == ["a#1", "a#1"])
     #expect(calls.values == ["a"])
-    let statistics = try runner.run { await cache.statistics }
+    let statistics = try runner.run { cache.statistics }
     #expect(statistics.hits == 1 && statistics.loads == 1 && statistics.joins == 0)
   }
 
@@ -65,7 +65,7 @@ import Testing
     }
     #expect(origins == [.loaded, .loaded])
     #expect(calls.values == ["a", "b"])
-    #expect(try runner.run { await cache.count } == 2)
+    #expect(try runner.run { cache.count } == 2)
   }
 
   @Test func sixConcurrentCallersShareOneLoad() throws {
@@ -91,7 +91,7 @@ import Testing
     #expect(answers.filter { $0.origin == .loaded }.count == 1)
     #expect(answers.filter { $0.origin == .joined }.count == 5)
     #expect(runner.now == .milliseconds(100))
-    let statistics = try runner.run { await cache.statistics }
+    let statistics = try runner.run { cache.statistics }
     #expect(statistics.loads == 1 && statistics.joins == 5)
     #expect(clock.sleeperCount == 0)
   }
@@ -113,13 +113,13 @@ import Testing
       }
     }
     #expect(failed)
-    #expect(try runner.run { await cache.staleValue(for: "a") } == "a#1")
-    #expect(try runner.run { await cache.staleValue(for: "b") } == nil)
+    #expect(try runner.run { cache.staleValue(for: "a") } == "a#1")
+    #expect(try runner.run { cache.staleValue(for: "b") } == nil)
     // A successful reload replaces the stale entry.
     let reloaded = try runner.run { try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)) }
     #expect(reloaded == CacheAnswer(value: "a#2", origin: .loaded))
-    #expect(try runner.run { await cache.staleValue(for: "a") } == "a#2")
-    #expect(try runner.run { await cache.count } == 1)
+    #expect(try runner.run { cache.staleValue(for: "a") } == "a#2")
+    #expect(try runner.run { cache.count } == 1)
   }
 
   @Test func entryExpiresExactlyAtItsTimeToLiveCountedFromTheLoadsEnd() throws {
@@ -139,7 +139,7 @@ import Testing
     runner.runUntilIdle()
     #expect(calls.values == ["a", "a"])
     #expect(try runner.finish(task) == CacheAnswer(value: "a#2", origin: .loaded))
-    #expect(try runner.run { await cache.statistics.expirations } == 1)
+    #expect(try runner.run { cache.statistics.expirations } == 1)
     #expect(clock.sleeperCount == 0)
   }
 
@@ -158,7 +158,7 @@ import Testing
     // "a" was inserted first but used again before "c" arrived, so "b" is the one evicted.
     #expect(origins == [.loaded, .loaded, .cached, .loaded, .cached, .loaded])
     #expect(calls.values == ["a", "b", "c", "b"])
-    let (statistics, keys) = try runner.run { (await cache.statistics, await cache.keysByRecency) }
+    let (statistics, keys) = try runner.run { (cache.statistics, cache.keysByRecency) }
     #expect(statistics.evictions == 2)
     #expect(keys == ["b", "a"])
   }
@@ -190,10 +190,10 @@ import Testing
     }
     #expect(outcomes == [true, true, true])
     #expect(calls.values.count == 1)
-    #expect(try runner.run { await cache.count } == 0)
+    #expect(try runner.run { cache.count } == 0)
     let retry = try runner.run { try await cache.value(for: "a") { "fine" } }
     #expect(retry == CacheAnswer(value: "fine", origin: .loaded))
-    #expect(try runner.run { await cache.statistics.loads } == 2)
+    #expect(try runner.run { cache.statistics.loads } == 2)
   }
 
   @Test func cancelledWaiterStopsAtOnceWithoutCancellingTheOthersLoad() throws {
@@ -216,7 +216,7 @@ import Testing
     #expect(runner.now == .milliseconds(100))
     #expect(calls.values == ["a"])
     #expect(loadCancelled.values.isEmpty)
-    #expect(try runner.run { await cache.count } == 1)
+    #expect(try runner.run { cache.count } == 1)
     #expect(clock.sleeperCount == 0)
   }
 
@@ -262,7 +262,7 @@ import Testing
     runner.runUntilIdle()
     #expect(throws: CancellationError.self) { try runner.finish(waiter) }
     #expect(finished.values == [true])
-    #expect(try runner.run { await cache.count } == 0)
+    #expect(try runner.run { cache.count } == 0)
     #expect(clock.sleeperCount == 0)
   }
 
@@ -273,13 +273,13 @@ import Testing
     let calls = Recorder<String>()
     let origins = try runner.run { () -> [CacheOrigin] in
       let first = try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)).origin
-      await cache.removeAll()
-      let count = await cache.count
+      cache.removeAll()
+      let count = cache.count
       let second = try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)).origin
       return count == 0 ? [first, second] : []
     }
     #expect(origins == [.loaded, .loaded])
-    #expect(try runner.run { await cache.statistics.loads } == 2)
+    #expect(try runner.run { cache.statistics.loads } == 2)
   }
 
   @Test func zeroCapacityStoresNothingButStillCoalesces() throws {
@@ -294,7 +294,7 @@ import Testing
       return try await [first, second].sorted { $0.rawValue < $1.rawValue }
     }
     #expect(origins == [.joined, .loaded])
-    #expect(try runner.run { await cache.count } == 0)
+    #expect(try runner.run { cache.count } == 0)
     _ = try runner.run { try await cache.value(for: "a", load: load) }
     #expect(calls.values == ["a", "a"])
   }
@@ -318,7 +318,7 @@ import Testing
         try await clock.sleep(for: .milliseconds(step.pause))
         origins.append(try await cache.value(for: step.key, load: Self.load(step.key, calls, clock: clock)).origin)
       }
-      return (origins, await cache.keysByRecency, await cache.statistics)
+      return (origins, cache.keysByRecency, cache.statistics)
     }
     // The model: (key, stored at) most recently used first; expired entries are dropped only
     // when looked up, and count towards the capacity until then.

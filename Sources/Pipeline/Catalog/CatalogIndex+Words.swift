@@ -36,18 +36,28 @@ extension CatalogIndex {
   /// The ids of the words `word` is a typo of (`CatalogRanking.isTypo`), including exact and
   /// prefix matches, ascending.
   ///
-  /// Only words of a length within the allowance are compared, and most of those are ruled
-  /// out by their character masks before any distance is computed.
+  /// Only words of a length within the allowance and with the same first character (a typo
+  /// keeps it) are compared: the words are sorted, so in each length's list those form one run,
+  /// found by binary search. Most are then ruled out by their character masks before any
+  /// distance is computed.
   func wordIds(near word: FoldedWord) -> [Int32] {
     let allowance = CatalogRanking.typoAllowance(forLength: word.count)
-    guard allowance > 0 else { return [] }
+    guard allowance > 0, let initial = word.first else { return [] }
     let mask = Self.characterMask(word)
     let shortest = max(1, word.count - allowance)
     let longest = min(wordsByLength.count - 1, word.count + allowance)
     guard shortest <= longest else { return [] }
     var matches: [Int32] = []
     for length in shortest...longest {
-      for id in wordsByLength[length] {
+      let bucket = wordsByLength[length]
+      var low = 0
+      var high = bucket.count
+      while low < high {
+        let middle = (low + high) / 2
+        if words[Int(bucket[middle])][0] < initial { low = middle + 1 } else { high = middle }
+      }
+      for id in bucket[low...] {
+        guard words[Int(id)][0] == initial else { break }
         let other = wordMasks[Int(id)]
         guard (mask & ~other).nonzeroBitCount <= allowance, (other & ~mask).nonzeroBitCount <= allowance
         else { continue }

@@ -50,6 +50,14 @@ public struct ReplayDriver: Sendable {
     sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?, nextLine: () throws -> InputRecord?
   ) throws -> RunSummary {
     let runner = VirtualTimeRunner()
+    // This thread feeds the operators and moves time; tasks it starts belong to the run.
+    return try runner.onRunner { try replay(on: runner, sink: sink, jobCount: jobCount, nextLine: nextLine) }
+  }
+
+  private func replay(
+    on runner: VirtualTimeRunner, sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?,
+    nextLine: () throws -> InputRecord?
+  ) throws -> RunSummary {
     let pipeline = SearchPipeline(
       configuration: configuration, source: makeSource(runner.clock), clock: runner.clock, sink: sink)
     // Fed from this thread: each record goes through the operators before the next is read.
@@ -63,7 +71,7 @@ public struct ReplayDriver: Sendable {
         if case .keystroke(let keystroke, _) = record, let instant = keystroke.atMilliseconds {
           runner.advance(to: .milliseconds(instant))
         }
-        runner.onRunner { input.yield(record) }
+        input.yield(record)
         runner.runUntilIdle()
       }
     } catch {
@@ -71,7 +79,7 @@ public struct ReplayDriver: Sendable {
       _ = try? runner.finish(task)
       throw error
     }
-    runner.onRunner { input.finish() }
+    input.finish()
     defer { jobCount?(runner.jobCount) }
     return try runner.finish(task)
   }

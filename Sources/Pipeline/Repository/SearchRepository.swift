@@ -25,11 +25,37 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   struct Key: Hashable, Sendable {
-    var termKey: String
-    var scope: Scope
-    var limit: Int
-    var country: String
-    var source: String
+    let termKey: String
+    let scope: Scope
+    let limit: Int
+    let country: String
+    let source: String
+    /// Hashed once: a key is looked up, stored and removed in several tables per search (the
+    /// entries, the loads in flight, the recency list), and hashing its strings each time was a
+    /// tenth of a replay's instructions.
+    private let hash: Int
+
+    init(termKey: String, scope: Scope, limit: Int, country: String, source: String) {
+      self.termKey = termKey
+      self.scope = scope
+      self.limit = limit
+      self.country = country
+      self.source = source
+      var hasher = Hasher()
+      hasher.combine(termKey)
+      hasher.combine(scope)
+      hasher.combine(limit)
+      hasher.combine(country)
+      hasher.combine(source)
+      hash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (lhs: Key, rhs: Key) -> Bool {
+      lhs.hash == rhs.hash && lhs.termKey == rhs.termKey && lhs.scope == rhs.scope && lhs.limit == rhs.limit
+        && lhs.country == rhs.country && lhs.source == rhs.source
+    }
   }
 
   /// What the memory cache holds: the items, and whether the disk rather than the source gave them.

@@ -2,6 +2,7 @@
 // that look between keystrokes, `replay` for tests that only look at the end.
 import Pipeline
 import Streams
+import Synchronization
 import TestSupport
 
 /// A keystroke for a test: the field's text at an instant, in a session.
@@ -13,8 +14,10 @@ struct RunningPipeline {
   let runner = VirtualTimeRunner()
   let source: StubSource
   let log = EventLog()
-  let input: AsyncStream<PipelineInput>.Continuation
+  /// The pipeline's input, pushed from the test's thread as a replay's driver pushes it.
+  let input = AsyncFeed<InputRecord>()
   let task: VirtualTask<RunSummary>
+  private let lines = LineCounter()
 
   init(
     configuration: PipelineConfiguration = PipelineConfiguration(),
@@ -22,14 +25,23 @@ struct RunningPipeline {
   ) {
     source = makeSource(runner.clock)
     let pipeline = SearchPipeline(configuration: configuration, source: source, clock: runner.clock, sink: log.sink)
-    let (inputs, input) = AsyncStream.makeStream(of: PipelineInput.self)
-    self.input = input
-    task = runner.start { await pipeline.run(inputs) }
+    task = runner.start { [input] in await pipeline.run(input) }
+    runner.runUntilIdle()
+  }
+
+  /// Feeds `keystroke` as the next input line, on this thread, as a replay does.
+  func send(_ keystroke: Keystroke) {
+    send(.keystroke(keystroke, line: lines.next()))
+  }
+
+  /// Feeds `record` as it is (its line number included).
+  func send(_ record: InputRecord) {
+    runner.onRunner { input.yield(record) }
   }
 
   /// Ends the input and runs until the pipeline returns its summary.
   func finish() throws -> RunSummary {
-    input.finish()
+    runner.onRunner { input.finish() }
     return try runner.finish(task)
   }
 }
@@ -44,9 +56,21 @@ func replay(
   let run = RunningPipeline(configuration: configuration, source: makeSource)
   for key in keys {
     run.runner.advance(to: .milliseconds(key.at))
-    run.input.yield(.keystroke(Keystroke(term: key.text, atMilliseconds: key.at, session: key.session)))
+    run.send(Keystroke(term: key.text, atMilliseconds: key.at, session: key.session))
   }
   run.runner.advance(to: .milliseconds(inputEndsAt ?? ((keys.last?.at ?? 0) + 10_000)))
   _ = try run.finish()
   return (run.log, run.source)
+}
+
+/// Numbers the lines a test feeds.
+final class LineCounter: Sendable {
+  private let last = Mutex(0)
+
+  func next() -> Int {
+    last.withLock { last in
+      last += 1
+      return last
+    }
+  }
 }

@@ -60,7 +60,7 @@ import ViewModelTesting
       #expect(screen.results == ["TAY"])
       #expect(suggestions.results == ["TAY"])
       #expect(service.asked.values == ["tay@500"])
-      #expect(await cache.statistics.joins == 1)
+      #expect(cache.statistics.joins == 1)
     }
   }
 

@@ -22,7 +22,7 @@ let package = Package(
     .target(name: "Pipeline", dependencies: ["Streams", "CSQLite", "CatalogData"]),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline"]),
-    .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
+    .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams"]),
     // TestSupport for its pseudo-terminal child (section 8); it uses Foundation only.
     .executableTarget(
       name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]

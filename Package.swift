@@ -33,7 +33,7 @@ let package = Package(
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CatalogFiller"]),
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["stream-search", "Pipeline", "TestSupport"]
+      dependencies: ["stream-search", "Pipeline", "Streams", "TestSupport"]
     ),
     .testTarget(name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CSQLite"]),
   ],

@@ -108,6 +108,9 @@ func webAddress(_ text: String) -> URL {
     (["--cache-size", "50"], defaults { $0.pipeline.cacheCapacity = 50 }),
     (["--cache-ttl", "10m"], defaults { $0.pipeline.cacheTimeToLive = .seconds(600) }),
     (["--cache-ttl", "never"], defaults()),
+    (["--cache-max-bytes", "500000"], defaults { $0.cacheMaxBytes = 500_000 }),
+    (["--cache-max-bytes", "512k"], defaults { $0.cacheMaxBytes = 512 << 10 }),
+    (["--cache-max-bytes", "1G"], defaults { $0.cacheMaxBytes = 1 << 30 }),
     (["--progressive"], defaults { $0.pipeline.progressive = true }),
     (["--single-request"], defaults { $0.pipeline.singleRequest = true }),
     (["--format", "pretty"], defaults { $0.format = .pretty }),
@@ -148,6 +151,14 @@ func webAddress(_ text: String) -> URL {
       }
     }
     #expect(try searchOptions(joined) == expected)
+  }
+
+  @Test func aByteCountIsWrittenInItsLargestExactUnitAndReadsBackTheSame() throws {
+    let counts = [1, 1_000, 1 << 10, 1_536, 64 << 20, (1 << 20) + 1, 3 << 30, 5 << 40]
+    #expect(counts.map(ValueParser.byteCountText) == ["1", "1000", "1K", "1536", "64M", "1048577", "3G", "5120G"])
+    for count in counts {
+      #expect(try ValueParser.byteCount(ValueParser.byteCountText(count)) == count)
+    }
   }
 
   @Test func aRepeatedOptionKeepsItsLastValue() throws {

@@ -154,7 +154,7 @@ enum OptionTable {
       },
       OptionSpec(
         "--cache-max-bytes", "SIZE", help: "Most bytes of answers kept on disk, e.g. 500000, 512K, 64M or 1G.",
-        default: "64M"
+        default: ValueParser.byteCountText(defaults.cacheMaxBytes)
       ) { draft, value throws(InvalidValue) in
         draft.options.cacheMaxBytes = try ValueParser.byteCount(value)
       },

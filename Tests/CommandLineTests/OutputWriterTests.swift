@@ -37,21 +37,7 @@ final class TestPipe {
   }
 
   /// Reads from the read end until end of file; the write end must be closed by then.
-  func readAll() -> [UInt8] { Self.readAll(from: readEnd) }
-
-  /// Reads `descriptor` until end of file (or an error other than EINTR).
-  static func readAll(from descriptor: Int32) -> [UInt8] {
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count > 0 {
-        result += buffer[0..<count]
-      } else if count == 0 || errno != EINTR {
-        return result
-      }
-    }
-  }
+  func readAll() -> [UInt8] { readToEnd(readEnd) }
 
   deinit {
     closeReadEnd()
@@ -67,7 +53,7 @@ final class TestPipe {
     let reading = DispatchGroup()
     let readEnd = pipe.readEnd
     DispatchQueue.global().async(group: reading) {
-      received.set(Data(TestPipe.readAll(from: readEnd)))
+      received.set(Data(readToEnd(readEnd)))
     }
     try OutputWriter(fileDescriptor: pipe.writeEnd).write(bytes)
     pipe.closeWriteEnd()

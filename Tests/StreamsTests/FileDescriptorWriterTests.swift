@@ -4,6 +4,7 @@
 import Foundation
 import Streams
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct FileDescriptorWriterTests {
@@ -20,26 +21,26 @@ import Testing
     return drain
   }
 
-  // 256 KiB: four times a Linux pipe's default buffer, so the kernel takes it in partial writes.
-  @Test func writesMoreThanThePipeHoldsWhileAnotherThreadReads() throws {
+  /// Writes `bytes` into a new pipe while another thread reads it; returns what was read.
+  private func roundTrip(_ bytes: [UInt8], nonBlocking: Bool) throws -> [UInt8] {
     let pipe = try TestPipe()
     defer { close(pipe.readEnd) }
-    let bytes = pattern(1 << 18, 31)
+    if nonBlocking { _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK) }
     let drain = startReading(pipe.readEnd)
     try FileDescriptorWriter(fileDescriptor: pipe.writeEnd).write(bytes)
     close(pipe.writeEnd)
-    #expect(try drain.bytes() == bytes)
+    return try drain.bytes()
+  }
+
+  // 256 KiB: four times a Linux pipe's default buffer, so the kernel takes it in partial writes.
+  @Test func writesMoreThanThePipeHoldsWhileAnotherThreadReads() throws {
+    let bytes = pattern(1 << 18, 31)
+    #expect(try roundTrip(bytes, nonBlocking: false) == bytes)
   }
 
   @Test func waitsOutAFullNonBlockingPipeInsteadOfFailing() throws {
-    let pipe = try TestPipe()
-    defer { close(pipe.readEnd) }
-    _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
     let bytes = pattern(1 << 18, 7)
-    let drain = startReading(pipe.readEnd)
-    try FileDescriptorWriter(fileDescriptor: pipe.writeEnd).write(bytes)
-    close(pipe.writeEnd)
-    #expect(try drain.bytes() == bytes)
+    #expect(try roundTrip(bytes, nonBlocking: true) == bytes)
   }
 
   @Test func aClosedReaderGivesClosedEveryTime() throws {
@@ -154,20 +155,6 @@ private func fill(_ writeEnd: Int32) -> [UInt8] {
       continue
     } else {
       return written
-    }
-  }
-}
-
-/// Reads `descriptor` until end of file (or an error other than EINTR).
-private func readToEnd(_ descriptor: Int32) -> [UInt8] {
-  var result: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65_536)
-  while true {
-    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    if count > 0 {
-      result += buffer[0..<count]
-    } else if count == 0 || errno != EINTR {
-      return result
     }
   }
 }

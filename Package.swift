@@ -28,7 +28,7 @@ let package = Package(
       name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
-    .target(name: "TestSupport", dependencies: ["StreamsTesting"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting"], path: "Tests/TestSupport"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "TestSupport"]),
     .testTarget(
       name: "PipelineTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CatalogFiller"]

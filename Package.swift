@@ -21,21 +21,25 @@ let package = Package(
     .target(name: "CatalogData", exclude: ["build_catalog.py", "curated"]),
     .target(name: "Pipeline", dependencies: ["Streams", "CSQLite", "CatalogData"]),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
-    .target(name: "CatalogFiller", dependencies: ["Pipeline"]),
-    .executableTarget(name: "stream-search", dependencies: ["Pipeline"]),
+    .target(name: "CatalogFiller", dependencies: ["Pipeline", "StreamsTesting"]),
+    .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams"]),
     // TestSupport for its pseudo-terminal child (section 8); it uses Foundation only.
     .executableTarget(
       name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
-    .target(name: "TestSupport", dependencies: ["StreamsTesting"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting"], path: "Tests/TestSupport"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "TestSupport"]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CatalogFiller"]),
+    .testTarget(
+      name: "PipelineTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CatalogFiller"]
+    ),
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["stream-search", "Pipeline", "TestSupport"]
+      dependencies: ["stream-search", "Pipeline", "Streams", "TestSupport"]
     ),
-    .testTarget(name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "TestSupport", "CSQLite"]),
+    .testTarget(
+      name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CSQLite"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

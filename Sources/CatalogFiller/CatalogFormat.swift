@@ -1,6 +1,7 @@
 // Field values of generated items that need a fixed format: release dates, artwork URLs and the
 // popularity score.
 import Pipeline
+import StreamsTesting
 
 /// Formats the generated catalog's dates, URLs and scores.
 enum CatalogFormat {

@@ -2,6 +2,7 @@
 // then songs, movies and podcasts named from word lists by a seeded generator, so every run on
 // every machine sees the same items.
 import Pipeline
+import StreamsTesting
 
 /// Generates the catalog's items as compact records (see `GeneratedRecord`). Every generated item
 /// draws from its own generator seeded by its position, so an item does not depend on how its

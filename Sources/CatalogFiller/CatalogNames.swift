@@ -1,6 +1,7 @@
 // Name patterns of the generated catalog: how artists, songs, albums, films and podcasts are
 // named, by combining the word lists with a seeded generator.
 import Pipeline
+import StreamsTesting
 
 /// Builds one generated name per call from the generator's next numbers.
 enum CatalogNames {

@@ -4,6 +4,7 @@
 // RSS at 1,000,000 lines, and with --full at 10,000,000 lines, to show it does not grow. (c) one
 // line through a pipe: start-up with the built-in catalog, wall and peak RSS.
 import Foundation
+import Streams
 
 /// Measures section 3.
 struct BinarySection {
@@ -107,6 +108,7 @@ enum RecordingWriter {
   /// Writes `lines` lines to `descriptor` and closes it; stops early if the reader goes away.
   static func writeRecording(lines: Int, to descriptor: Int32) {
     defer { close(descriptor) }
+    let output = FileDescriptorWriter(fileDescriptor: descriptor)
     var chunk: [UInt8] = []
     chunk.reserveCapacity(1 << 17)
     var atMilliseconds = 0
@@ -121,7 +123,7 @@ enum RecordingWriter {
           written += 1
         }
         if chunk.count >= 1 << 16 || written == lines {
-          guard writeAll(chunk, to: descriptor) else { return }
+          guard (try? output.write(chunk)) != nil else { return }
           chunk.removeAll(keepingCapacity: true)
         }
         if written == lines { break }

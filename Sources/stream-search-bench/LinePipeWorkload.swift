@@ -48,7 +48,7 @@ struct LinePipeWorkload: Sendable {
     let clock = ContinuousClock()
     let writer = Task(inheritingExecutor: {
       for burst in bursts {
-        writeAll(burst, to: writeEnd)
+        try? FileDescriptorWriter(fileDescriptor: writeEnd).write(burst)
         try? await clock.sleep(for: .milliseconds(60))
       }
       close(writeEnd)
@@ -109,7 +109,7 @@ struct LinePipeWorkload: Sendable {
     guard pipe(&ends) == 0 else { throw BenchmarkFailure(description: "pipe() failed: errno \(errno)") }
     let writeEnd = ends[1]
     let writer = Thread {
-      writeAll(payload, to: writeEnd)
+      try? FileDescriptorWriter(fileDescriptor: writeEnd).write(payload)
       close(writeEnd)
     }
     writer.start()

@@ -3,6 +3,7 @@
 // a recording, writing events to standard output and diagnostics to standard error.
 import Foundation
 import Pipeline
+import Streams
 
 // Before anything else can be handed descriptor 0.
 let standardInputWasClosed = StandardInputCheck.reserveIfClosed()

@@ -2,6 +2,7 @@
 // last-wins repetition, and the defaults that depend on other options or on the terminal.
 import Foundation
 import Pipeline
+import Streams
 import Testing
 
 @testable import stream_search
@@ -37,20 +38,26 @@ func webAddress(_ text: String) -> URL {
     #expect(options.source == .catalog)
     #expect(options.catalogPath == nil)
     #expect(options.latency == .zero)
-    #expect(options.categories == [.music, .movies, .podcasts])
-    #expect(options.debounce == .milliseconds(300))
-    #expect(options.minLength == 1)
-    #expect(options.limit == 25)
-    #expect(options.country == "US")
-    #expect(options.timeout == .seconds(10))
-    #expect(options.rateLimit == nil)
-    #expect(options.cacheSize == 1_000)
-    #expect(options.cacheTTL == nil)
-    #expect(!options.progressive && !options.singleRequest)
+    #expect(options.pipeline.categories == [.music, .movies, .podcasts])
+    #expect(options.pipeline.debounce == .milliseconds(300))
+    #expect(options.pipeline.minimumTermLength == 1)
+    #expect(options.pipeline.limit == 25)
+    #expect(options.pipeline.country == "US")
+    #expect(options.pipeline.searchTimeout == .seconds(10))
+    #expect(options.pipeline.rateLimit == nil)
+    #expect(
+      options.pipeline.retry == RetryPolicy(maxAttempts: 3, initialBackoff: .seconds(1), maxBackoff: .seconds(60)))
+    #expect(options.pipeline.cacheCapacity == 1_000)
+    #expect(options.pipeline.cacheTimeToLive == nil)
+    #expect(!options.pipeline.progressive && !options.pipeline.singleRequest)
     #expect(options.format == .jsonl)
     #expect(!options.verbose && !options.quiet && !options.stats)
     #expect(options.maxLineBytes == 1_048_576)
-    #expect(options.sessionIdle == .seconds(600))
+    #expect(options.pipeline.sessionIdleTimeout == .seconds(600))
+    // Where the tool and the library agree, the default is the library's; retrying is the tool's rule.
+    var library = PipelineConfiguration()
+    library.retry = .commandLine
+    #expect(options.pipeline == library)
   }
 
   @Test func formatIsPrettyOnATerminalAndJSONLinesOtherwise() throws {
@@ -67,8 +74,8 @@ func webAddress(_ text: String) -> URL {
     (["--input", "keys.txt", "--follow"], defaults { $0.inputPath = "keys.txt"; $0.follow = true }),
     (["--replay"], defaults { $0.replay = true }),
     (["--source", "catalog"], defaults()),
-    (["--source", "itunes"], defaults { $0.source = .itunes; $0.rateLimit = .itunes }),
-    (["--source", "iTunes"], defaults { $0.source = .itunes; $0.rateLimit = .itunes }),
+    (["--source", "itunes"], defaults { $0.source = .itunes; $0.pipeline.rateLimit = .itunes }),
+    (["--source", "iTunes"], defaults { $0.source = .itunes; $0.pipeline.rateLimit = .itunes }),
     (
       ["--source", "http://127.0.0.1:8080/search"],
       defaults { $0.source = .url(webAddress("http://127.0.0.1:8080/search")) }
@@ -76,36 +83,51 @@ func webAddress(_ text: String) -> URL {
     (["--source", "https://itunes.example"], defaults { $0.source = .url(webAddress("https://itunes.example")) }),
     (["--catalog", "items.json"], defaults { $0.catalogPath = "items.json" }),
     (["--latency", "401ms"], defaults { $0.latency = .milliseconds(401) }),
-    (["--categories", "music"], defaults { $0.categories = [.music] }),
-    (["--categories", "podcast,MOVIES,music,podcasts"], defaults { $0.categories = [.podcasts, .movies, .music] }),
-    (["--categories", "tvShow,ebook"], defaults { $0.categories = [.tvShow, .ebook] }),
-    (["--debounce", "0"], defaults { $0.debounce = .zero }),
-    (["--debounce", "1.5s"], defaults { $0.debounce = .milliseconds(1_500) }),
-    (["--min-length", "3"], defaults { $0.minLength = 3 }),
-    (["--limit", "1"], defaults { $0.limit = 1 }),
-    (["--limit", "200"], defaults { $0.limit = 200 }),
-    (["--country", "gb"], defaults { $0.country = "GB" }),
-    (["--timeout", "2m"], defaults { $0.timeout = .seconds(120) }),
-    (["--rate-limit", "5/s"], defaults { $0.rateLimit = RateLimit(permits: 5, per: .seconds(1)) }),
-    (["--rate-limit", "20/60s"], defaults { $0.rateLimit = RateLimit(permits: 20, per: .seconds(60)) }),
+    (["--categories", "music"], defaults { $0.pipeline.categories = [.music] }),
+    (
+      ["--categories", "podcast,MOVIES,music,podcasts"],
+      defaults { $0.pipeline.categories = [.podcasts, .movies, .music] }
+    ),
+    (["--categories", "tvShow,ebook"], defaults { $0.pipeline.categories = [.tvShow, .ebook] }),
+    (["--debounce", "0"], defaults { $0.pipeline.debounce = .zero }),
+    (["--debounce", "1.5s"], defaults { $0.pipeline.debounce = .milliseconds(1_500) }),
+    (["--min-length", "3"], defaults { $0.pipeline.minimumTermLength = 3 }),
+    (["--limit", "1"], defaults { $0.pipeline.limit = 1 }),
+    (["--limit", "200"], defaults { $0.pipeline.limit = 200 }),
+    (["--country", "gb"], defaults { $0.pipeline.country = "GB" }),
+    (["--timeout", "2m"], defaults { $0.pipeline.searchTimeout = .seconds(120) }),
+    (["--rate-limit", "5/s"], defaults { $0.pipeline.rateLimit = RateLimit(permits: 5, per: .seconds(1)) }),
+    (["--rate-limit", "20/60s"], defaults { $0.pipeline.rateLimit = RateLimit(permits: 20, per: .seconds(60)) }),
     (["--rate-limit", "none"], defaults()),
     (["--source", "itunes", "--rate-limit", "none"], defaults { $0.source = .itunes }),
     (
       ["--source", "itunes", "--rate-limit", "100/h"],
-      defaults { $0.source = .itunes; $0.rateLimit = RateLimit(permits: 100, per: .seconds(3_600)) }
+      defaults { $0.source = .itunes; $0.pipeline.rateLimit = RateLimit(permits: 100, per: .seconds(3_600)) }
     ),
-    (["--cache-size", "0"], defaults { $0.cacheSize = 0 }),
-    (["--cache-size", "50"], defaults { $0.cacheSize = 50 }),
-    (["--cache-ttl", "10m"], defaults { $0.cacheTTL = .seconds(600) }),
+    (["--cache-size", "0"], defaults { $0.pipeline.cacheCapacity = 0 }),
+    (["--cache-size", "50"], defaults { $0.pipeline.cacheCapacity = 50 }),
+    (["--cache-ttl", "10m"], defaults { $0.pipeline.cacheTimeToLive = .seconds(600) }),
     (["--cache-ttl", "never"], defaults()),
-    (["--progressive"], defaults { $0.progressive = true }),
-    (["--single-request"], defaults { $0.singleRequest = true }),
+    (["--cache-max-bytes", "500000"], defaults { $0.cacheMaxBytes = 500_000 }),
+    (["--cache-max-bytes", "512k"], defaults { $0.cacheMaxBytes = 512 << 10 }),
+    (["--cache-max-bytes", "1G"], defaults { $0.cacheMaxBytes = 1 << 30 }),
+    (["--progressive"], defaults { $0.pipeline.progressive = true }),
+    (["--single-request"], defaults { $0.pipeline.singleRequest = true }),
     (["--format", "pretty"], defaults { $0.format = .pretty }),
     (["--verbose"], defaults { $0.verbose = true }),
     (["--quiet"], defaults { $0.quiet = true }),
     (["--stats"], defaults { $0.stats = true }),
     (["--max-line-bytes", "64"], defaults { $0.maxLineBytes = 64 }),
-    (["--session-idle", "30s"], defaults { $0.sessionIdle = .seconds(30) }),
+    (["--session-idle", "30s"], defaults { $0.pipeline.sessionIdleTimeout = .seconds(30) }),
+    (["--retries", "0"], defaults { $0.pipeline.retry = nil }),
+    (["--retries", "5"], defaults { $0.pipeline.retry?.maxAttempts = 6 }),
+    (["--retry-backoff", "250ms"], defaults { $0.pipeline.retry?.initialBackoff = .milliseconds(250) }),
+    (
+      ["--retry-backoff", "2s", "--retries", "0", "--retries", "4"],
+      defaults {
+        $0.pipeline.retry = RetryPolicy(maxAttempts: 5, initialBackoff: .seconds(2), maxBackoff: .seconds(60))
+      }
+    ),
   ]
 
   @Test(arguments: validOptions)
@@ -131,11 +153,20 @@ func webAddress(_ text: String) -> URL {
     #expect(try searchOptions(joined) == expected)
   }
 
+  @Test func aByteCountIsWrittenInItsLargestExactUnitAndReadsBackTheSame() throws {
+    let counts = [1, 1_000, 1 << 10, 1_536, 64 << 20, (1 << 20) + 1, 3 << 30, 5 << 40]
+    #expect(counts.map(ValueParser.byteCountText) == ["1", "1000", "1K", "1536", "64M", "1048577", "3G", "5120G"])
+    for count in counts {
+      #expect(try ValueParser.byteCount(ValueParser.byteCountText(count)) == count)
+    }
+  }
+
   @Test func aRepeatedOptionKeepsItsLastValue() throws {
-    #expect(try searchOptions(["--limit", "5", "--limit=7"]).limit == 7)
-    #expect(try searchOptions(["--categories", "music", "--categories", "ebook"]).categories == [.ebook])
+    #expect(try searchOptions(["--limit", "5", "--limit=7"]).pipeline.limit == 7)
+    #expect(try searchOptions(["--categories", "music", "--categories", "ebook"]).pipeline.categories == [.ebook])
     #expect(try searchOptions(["--source", "itunes", "--source", "catalog"]) == defaults())
-    #expect(try searchOptions(["--rate-limit", "5/s", "--rate-limit", "none", "--source", "itunes"]).rateLimit == nil)
+    let unlimited = try searchOptions(["--rate-limit", "5/s", "--rate-limit", "none", "--source", "itunes"])
+    #expect(unlimited.pipeline.rateLimit == nil)
     #expect(try searchOptions(["--input", "a", "--input", "-"]).inputPath == nil)
   }
 

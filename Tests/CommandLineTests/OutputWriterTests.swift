@@ -1,6 +1,8 @@
 // OutputWriter against real pipes: every byte arrives, a closed reader gives `.closed` rather than
-// a crash, and other failures carry their errno.
+// a crash, every time. The write loop itself (EINTR, EAGAIN, errno, a stop) is Streams'
+// FileDescriptorWriter, tested in StreamsTests.
 import Foundation
+import Streams
 import Synchronization
 import TestSupport
 import Testing
@@ -14,15 +16,12 @@ final class TestPipe {
   /// The write end, or -1 once closed.
   private(set) var writeEnd: Int32
 
-  /// A new pipe; `nonBlockingWrites` makes writes return EAGAIN instead of waiting when it is full.
-  init(nonBlockingWrites: Bool = false) throws {
+  /// A new pipe.
+  init() throws {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     readEnd = ends[0]
     writeEnd = ends[1]
-    if nonBlockingWrites {
-      _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
-    }
   }
 
   /// Closes the read end, so writes fail with EPIPE.
@@ -38,21 +37,7 @@ final class TestPipe {
   }
 
   /// Reads from the read end until end of file; the write end must be closed by then.
-  func readAll() -> [UInt8] { Self.readAll(from: readEnd) }
-
-  /// Reads `descriptor` until end of file (or an error other than EINTR).
-  static func readAll(from descriptor: Int32) -> [UInt8] {
-    var result: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count > 0 {
-        result += buffer[0..<count]
-      } else if count == 0 || errno != EINTR {
-        return result
-      }
-    }
-  }
+  func readAll() -> [UInt8] { readToEnd(readEnd) }
 
   deinit {
     closeReadEnd()
@@ -68,7 +53,7 @@ final class TestPipe {
     let reading = DispatchGroup()
     let readEnd = pipe.readEnd
     DispatchQueue.global().async(group: reading) {
-      received.set(Data(TestPipe.readAll(from: readEnd)))
+      received.set(Data(readToEnd(readEnd)))
     }
     try OutputWriter(fileDescriptor: pipe.writeEnd).write(bytes)
     pipe.closeWriteEnd()
@@ -80,11 +65,6 @@ final class TestPipe {
   @Test func writesEveryByteOfABufferLargerThanThePipe() throws {
     let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
     #expect(try roundTrip(bytes, through: TestPipe()) == bytes)
-  }
-
-  @Test func waitsOutAFullNonBlockingPipeInsteadOfFailing() throws {
-    let bytes = (0..<(1 << 18)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
-    #expect(try roundTrip(bytes, through: TestPipe(nonBlockingWrites: true)) == bytes)
   }
 
   @Test func writesTextAsUTF8() throws {
@@ -101,16 +81,6 @@ final class TestPipe {
     let writer = OutputWriter(fileDescriptor: pipe.writeEnd)
     #expect(throws: OutputError.closed) { try writer.write("first\n") }
     #expect(throws: OutputError.closed) { try writer.write("second\n") }
-  }
-
-  @Test func otherFailuresCarryTheirErrno() throws {
-    let readOnly = open("/dev/null", O_RDONLY)
-    try #require(readOnly >= 0)
-    defer { close(readOnly) }
-    #expect(throws: OutputError.failed(errno: EBADF)) {
-      try OutputWriter(fileDescriptor: readOnly).write("x")
-    }
-    #expect(OutputError.failed(errno: EBADF).description == String(cString: strerror(EBADF)))
   }
 
   @Test func writingNothingSucceedsWithoutTouchingTheDescriptor() throws {

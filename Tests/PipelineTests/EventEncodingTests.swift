@@ -2,6 +2,7 @@
 // round trip with hostile strings, the pretty formatter, and the examples in docs/events.md.
 
 import Foundation
+import StreamsTesting
 import Testing
 
 @testable import Pipeline

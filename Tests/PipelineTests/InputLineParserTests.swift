@@ -3,6 +3,7 @@
 // path and the JSONSerialization reference on a corpus that includes the recorded traces.
 
 import Foundation
+import StreamsTesting
 import TestSupport
 import Testing
 

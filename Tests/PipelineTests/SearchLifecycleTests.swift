@@ -2,6 +2,7 @@
 // cancelled mid-search reports its open searches as cancelled for shutdown.
 @testable import Pipeline
 import Streams
+import StreamsTesting
 import Testing
 
 @Suite struct SearchLifecycleTests {

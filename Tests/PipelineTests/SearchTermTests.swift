@@ -1,6 +1,7 @@
 // Tests of SearchTerm: trimming and collapsing every kind of Unicode whitespace, the case-folded
 // key, clearing, and the minimum length counted in Characters.
 
+import StreamsTesting
 import Testing
 
 @testable import Pipeline

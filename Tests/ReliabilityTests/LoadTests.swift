@@ -1,10 +1,10 @@
 // Load through the built binary in replay mode: 200 sessions × 50 searches against a server that
 // takes 20 ms per answer. Nothing lost or duplicated, every connection closed, memory bounded.
 import Foundation
+import Pipeline
+import StreamsTesting
 import TestSupport
 import Testing
-
-@testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
 
 @Suite(.timeLimit(.minutes(1))) struct LoadTests {
   static let sessions = 200

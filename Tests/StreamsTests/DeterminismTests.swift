@@ -1,24 +1,13 @@
 // The same input gives the same output, event for event and instant for instant, on every run:
 // 10,000 recorded elements through debounce, removeDuplicates and cancel-previous, 50 times.
 import Streams
+import StreamsTesting
 import Testing
 
 @Suite struct DeterminismTests {
-  /// SplitMix64, so the recording is the same on every machine.
-  struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// 10,000 (instant, text) pairs: bursts of typing, pauses, repeats and clears.
   static let recording: [(Int64, String)] = {
-    var random = SeededRandom(state: 2026)
+    var random = SplitMix64(seed: 2026)  // StreamsTesting: the same recording on every machine
     let words = ["tay", "taylor", "zim", "zimmer", "", "serial", "radio", "radiohead"]
     var at: Int64 = 0
     return (0..<10_000).map { _ in

@@ -132,6 +132,28 @@ import Testing
     for end in ends { close(end) }
   }
 
+  @Test func fileDescriptorWriter() throws {
+    signal(SIGPIPE, SIG_IGN)                     // else a closed pipe kills the process
+    var ends: [Int32] = [-1, -1]
+    _ = pipe(&ends)
+    let writer = FileDescriptorWriter(fileDescriptor: ends[1])
+    try writer.write(Array("one line\n".utf8))   // returns once the kernel holds every byte
+    close(ends[0])                               // the reader goes away
+    // the next write throws OutputError.closed: for a tool's standard output, a quiet end
+    #expect(throws: OutputError.closed) { try writer.write(Array("more\n".utf8)) }
+    close(ends[1])
+  }
+
+  @Test func splitMix64() {
+    var random = SplitMix64(seed: 2026)
+    let gaps = (0..<100).map { _ in 40 + random.below(141) }   // the same 100 gaps on every run
+    let word = ["tay", "taylor", "swift"].randomElement(using: &random)
+    var again = SplitMix64(seed: 2026)
+    #expect(gaps == (0..<100).map { _ in 40 + again.below(141) })
+    #expect(gaps.allSatisfy { (40...180).contains($0) })
+    #expect(word == ["tay", "taylor", "swift"].randomElement(using: &again))
+  }
+
   @Test func retryPolicy() {
     let policy = RetryPolicy(maxAttempts: 4, initialBackoff: .milliseconds(200), maxBackoff: .seconds(1))
     // waits 200 ms, 400 ms and 800 ms between the 4 attempts; a 5th wait would be 1 s, not 1.6 s

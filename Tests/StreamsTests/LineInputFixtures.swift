@@ -1,6 +1,7 @@
 // Real pipes, FIFOs and temporary files for the line input tests, with the few system calls
 // they need wrapped so that the tests read as behaviour.
 import Foundation
+import Streams
 import Testing
 
 /// A temporary directory, removed by `remove()`.
@@ -42,13 +43,7 @@ struct TestPipe {
 
 /// Writes all of `text` to `descriptor`, blocking if needed.
 func writeAll(_ text: String, to descriptor: Int32) throws {
-  let bytes = Array(text.utf8)
-  var written = 0
-  while written < bytes.count {
-    let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    try #require(count > 0)
-    written += count
-  }
+  try FileDescriptorWriter(fileDescriptor: descriptor).write(Array(text.utf8))
 }
 
 /// Opens `path` for writing, blocking until a reader has it open.

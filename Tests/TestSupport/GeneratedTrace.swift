@@ -1,6 +1,7 @@
 // Recorded typing sessions the project owns: made from a seed, so a fresh clone has traces to
 // replay and parse without ../shared, and the same seed always gives the same recording.
 import Foundation
+import StreamsTesting
 
 /// A seeded generator of typing sessions: people typing words letter by letter, with typos
 /// fixed by backspace, pauses that let a term settle, words abandoned, mixed case, extra
@@ -19,7 +20,7 @@ public enum GeneratedTrace {
   /// `count` keystrokes at even milliseconds, in time order; with `sessions` above 1, each key
   /// names one of `u1`…`uN` and the sessions' typing is interleaved.
   public static func keys(seed: UInt64, count: Int, sessions: Int = 1) -> [RecordedKey] {
-    var random = SeededRandom(seed: seed)
+    var random = SplitMix64(seed: seed)
     var fields = Array(repeating: "", count: max(1, sessions))
     var clocks = Array(repeating: Int64(0), count: max(1, sessions))
     var targets = fields.map { _ in words[0] }
@@ -50,25 +51,4 @@ public enum GeneratedTrace {
     }
     return keys.sorted { $0.at < $1.at }
   }
-}
-
-/// SplitMix64: a small, fast, well-mixed generator; the same seed gives the same numbers on
-/// every platform (unlike the system generator).
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  /// A generator starting from `seed`.
-  public init(seed: UInt64) { state = seed }
-
-  /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A number in `0..<bound`.
-  public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 }

@@ -1,6 +1,7 @@
 // Runs a built executable as a child process with given standard input, and collects its standard
 // output, standard error and exit status: for end-to-end tests of the real binary.
 import Foundation
+import Streams
 
 #if canImport(Glibc)
   import Glibc
@@ -125,21 +126,10 @@ public enum Subprocess {
     signal(SIGPIPE, SIG_IGN)
   }
 
-  /// Writes `data` in full to `descriptor`, retrying on EINTR; stops quietly at the first other
+  /// Writes `data` in full to `descriptor` (Streams' write loop); stops quietly at the first
   /// failure (EPIPE: the child stopped reading).
   public static func writeAll(_ data: Data, to descriptor: Int32) {
-    let bytes = [UInt8](data)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { raw in write(descriptor, raw.baseAddress, raw.count) }
-      if written > 0 {
-        offset += written
-      } else if written < 0 && errno == EINTR {
-        continue
-      } else {
-        return
-      }
-    }
+    try? FileDescriptorWriter(fileDescriptor: descriptor).write([UInt8](data))
   }
 
   /// The write end of a new pipe whose read end is already closed.

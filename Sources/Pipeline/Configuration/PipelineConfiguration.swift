@@ -47,6 +47,22 @@ public struct PipelineConfiguration: Sendable {
   public init() {}
 }
 
+extension PipelineConfiguration: Equatable {
+  /// True when every setting is the same: ``store`` must be the same object; ``log``, a closure,
+  /// is not compared, so configurations that differ only in where diagnostics go are equal.
+  /// Lets a program (the command line's parser, its tests) check a configuration it built.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    // A setting added to the type must be added here; PipelineConfigurationTests counts them.
+    lhs.categories == rhs.categories && lhs.debounce == rhs.debounce
+      && lhs.minimumTermLength == rhs.minimumTermLength && lhs.limit == rhs.limit
+      && lhs.country == rhs.country && lhs.language == rhs.language && lhs.explicit == rhs.explicit
+      && lhs.searchTimeout == rhs.searchTimeout && lhs.rateLimit == rhs.rateLimit && lhs.retry == rhs.retry
+      && lhs.cacheCapacity == rhs.cacheCapacity && lhs.cacheTimeToLive == rhs.cacheTimeToLive
+      && lhs.store === rhs.store && lhs.progressive == rhs.progressive
+      && lhs.singleRequest == rhs.singleRequest && lhs.sessionIdleTimeout == rhs.sessionIdleTimeout
+  }
+}
+
 /// At most `permits` requests per `window`.
 public struct RateLimit: Sendable, Hashable {
   /// Requests allowed per window.

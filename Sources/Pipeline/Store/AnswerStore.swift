@@ -37,6 +37,8 @@ public final class AnswerStore: Sendable {
 
   /// The name of the file in the cache directory.
   public static let fileName = "cache.sqlite"
+  /// The ``maxBytes`` of a store opened without one: 64 MiB.
+  public static let defaultMaxBytes = 64 << 20
   /// How long a call waits for another process's lock, in milliseconds.
   static let busyTimeout: Int32 = 2_000
 
@@ -61,7 +63,8 @@ public final class AnswerStore: Sendable {
   ///   - wallClock: stamps answers and requests.
   ///   - report: told once, in one line, when the disk tier goes off.
   public static func open(
-    directory: String, capacity: Int = 1_000, maxBytes: Int = 64 << 20, wallClock: any WallClock = SystemWallClock(),
+    directory: String, capacity: Int = 1_000, maxBytes: Int = defaultMaxBytes,
+    wallClock: any WallClock = SystemWallClock(),
     report: @escaping @Sendable (String) -> Void
   ) -> AnswerStore {
     open(
@@ -73,7 +76,8 @@ public final class AnswerStore: Sendable {
   /// `writerBusyTimeout` ms for a lock: a test that holds the file's lock makes it long, so the
   /// write it stalls is still waiting however slowly the machine runs.
   static func open(
-    directory: String, capacity: Int = 1_000, maxBytes: Int = 64 << 20, wallClock: any WallClock = SystemWallClock(),
+    directory: String, capacity: Int = 1_000, maxBytes: Int = defaultMaxBytes,
+    wallClock: any WallClock = SystemWallClock(),
     writerBusyTimeout: Int32, report: @escaping @Sendable (String) -> Void
   ) -> AnswerStore {
     let path = (directory as NSString).appendingPathComponent(fileName)

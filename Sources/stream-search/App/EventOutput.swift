@@ -1,6 +1,7 @@
 // Where events go: standard output, one write(2) per event so a downstream jq or tee sees each
 // event when it happens, in the format chosen. Remembers when the reader has gone away.
 import Pipeline
+import Streams
 import Synchronization
 
 /// Encodes events and writes each one as it comes; stops writing once the reader has gone.

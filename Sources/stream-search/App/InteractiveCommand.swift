@@ -55,7 +55,7 @@ struct InteractiveCommand {
     defer { terminal.restore() }
     let controller = InteractiveController(
       terminal: terminal, keystrokes: keystrokes, endings: ended, recording: recording,
-      rateLimit: setup.options.rateLimit, clock: clock)
+      rateLimit: setup.options.pipeline.rateLimit, clock: clock)
     var configuration = setup.configuration(log: log)
     let diagnostics = setup.options.logPath == nil ? nil : configuration.log
     configuration.log = { message in

@@ -22,7 +22,8 @@ struct RunSetup: Sendable {
     self.options = options
     store = Self.cacheDirectory(for: options).map { directory in
       AnswerStore.open(
-        directory: directory, capacity: options.cacheSize, maxBytes: options.cacheMaxBytes, wallClock: SystemWallClock()
+        directory: directory, capacity: options.pipeline.cacheCapacity, maxBytes: options.cacheMaxBytes,
+        wallClock: SystemWallClock()
       ) { log.warning($0) }
     }
     if let path = options.catalogPath {
@@ -45,9 +46,9 @@ struct RunSetup: Sendable {
       }
       return CatalogSource(latency: options.latency, clock: clock)
     case .itunes:
-      return ITunesSource(requestTimeout: options.timeout)
+      return ITunesSource(requestTimeout: options.pipeline.searchTimeout)
     case .url(let url):
-      return ITunesSource(baseURL: url, requestTimeout: options.timeout)
+      return ITunesSource(baseURL: url, requestTimeout: options.pipeline.searchTimeout)
     }
   }
 
@@ -56,7 +57,7 @@ struct RunSetup: Sendable {
   static func cacheDirectory(
     for options: CommandLineOptions, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String? {
-    guard options.source != .catalog, options.cacheSize > 0 else { return nil }
+    guard options.source != .catalog, options.pipeline.cacheCapacity > 0 else { return nil }
     switch options.cacheDirectory {
     case .none: return nil
     case .path(let path): return path
@@ -68,26 +69,11 @@ struct RunSetup: Sendable {
     }
   }
 
-  /// The pipeline configuration the options ask for; `log` receives verbose diagnostics.
+  /// The pipeline configuration the options ask for, with the disk tier opened for it; `log`
+  /// receives verbose diagnostics.
   func configuration(log: Log) -> PipelineConfiguration {
-    var configuration = PipelineConfiguration()
-    configuration.categories = options.categories
-    configuration.debounce = options.debounce
-    configuration.minimumTermLength = options.minLength
-    configuration.limit = options.limit
-    configuration.country = options.country
-    configuration.searchTimeout = options.timeout
-    configuration.rateLimit = options.rateLimit
-    if options.retries > 0 {
-      configuration.retry = RetryPolicy(
-        maxAttempts: options.retries + 1, initialBackoff: options.retryBackoff, maxBackoff: .seconds(60))
-    }
-    configuration.cacheCapacity = options.cacheSize
-    configuration.cacheTimeToLive = options.cacheTTL
+    var configuration = options.pipeline
     configuration.store = store
-    configuration.progressive = options.progressive
-    configuration.singleRequest = options.singleRequest
-    configuration.sessionIdleTimeout = options.sessionIdle
     if log.level >= .verbose {
       configuration.log = { message in log.diagnostic(message.description) }
     }

@@ -6,7 +6,9 @@ import Pipeline
 /// Everything `stream-search [options]` was asked to do, validated and with defaults filled in.
 ///
 /// Made by ``CommandLineParser/parse(_:stdoutIsTerminal:)``; `CommandLineOptions()` holds the
-/// defaults that help prints (with ``format`` as for a pipe and ``rateLimit`` as for the catalog).
+/// defaults that help prints (with ``format`` as for a pipe and the rate limit as for the catalog):
+/// the tool's own fields, and in ``pipeline`` the library's defaults but for the rules in
+/// CommandLineDefaults.swift.
 struct CommandLineOptions: Equatable, Sendable {
   /// Where results come from.
   enum Source: Equatable, Sendable {
@@ -49,39 +51,18 @@ struct CommandLineOptions: Equatable, Sendable {
   var catalogPath: String?
   /// How long the catalog takes to answer each load.
   var latency = Duration.zero
-  /// The categories each search fans out to, in the order given, without repeats.
-  var categories = Category.defaults
-  /// Quiet time after the last keystroke before its term is searched.
-  var debounce = Duration.milliseconds(300)
-  /// Shortest term searched, in characters; at least 1.
-  var minLength = 1
-  /// Results asked for per category, 1…200.
-  var limit = 25
-  /// Two-letter store country, uppercased.
-  var country = "US"
-  /// How long a request may take before it fails; greater than zero.
-  var timeout = Duration.seconds(10)
-  /// The request budget; nil means unlimited. `--source itunes` defaults to ``RateLimit/itunes``.
-  var rateLimit: RateLimit?
-  /// Further attempts after a transient failure (5xx, lost connection).
-  var retries = 2
-  /// The wait before the first retry; each next one waits twice as long.
-  var retryBackoff = Duration.seconds(1)
-  /// Most terms the cache keeps; 0 turns caching off.
-  var cacheSize = 1_000
+  /// The search, source and cache settings (`--debounce`, `--min-length`, `--categories`,
+  /// `--limit`, `--country`, `--timeout`, `--rate-limit`, `--retries`, `--retry-backoff`,
+  /// `--cache-size`, `--cache-ttl`, `--progressive`, `--single-request`, `--session-idle`), kept
+  /// as the pipeline takes them. Its disk tier and log are set when the run is built.
+  var pipeline = PipelineConfiguration.commandLine
   /// The largest `--cache-size` accepted: far more answers than memory holds, so a larger
   /// number can only be a mistake. The cache grows as answers arrive, whatever the size.
   static let maximumCacheSize = 10_000_000
-  /// How long a cached answer stays fresh; nil means it never expires.
-  var cacheTTL: Duration?
   /// Where the disk cache of network answers lives.
   var cacheDirectory = CacheDirectory.standard
   /// Most bytes of answers the disk cache keeps.
-  var cacheMaxBytes = 64 << 20
-  /// Emit each category's results as they arrive instead of once all have.
-  var progressive = false
-  /// Ask for every category in one request and split the answer, instead of one request each.
-  var singleRequest = false
+  var cacheMaxBytes = AnswerStore.defaultMaxBytes
   /// How events are written; the parser picks ``OutputFormat/pretty`` for a terminal.
   var format = OutputFormat.jsonl
   /// Log `[network]` and `[cache]` activity to standard error.
@@ -92,8 +73,6 @@ struct CommandLineOptions: Equatable, Sendable {
   var stats = false
   /// Longest input line accepted, in bytes; at least 1.
   var maxLineBytes = 1_048_576
-  /// A session idle for this long is forgotten; greater than zero.
-  var sessionIdle = Duration.seconds(600)
   /// A person types into the terminal (the fzf-style screen) instead of lines being read.
   var interactive = false
   /// Where the interactive mode records the session, as `stream-search record` would.

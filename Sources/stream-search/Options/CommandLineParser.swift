@@ -132,10 +132,12 @@ enum CommandLineParser {
     var options = draft.options
     options.format = draft.format ?? (stdoutIsTerminal ? .pretty : .jsonl)
     switch draft.rateLimit {
-    case .sourceDefault: options.rateLimit = options.source == .itunes ? .itunes : nil
-    case .unlimited: options.rateLimit = nil
-    case .limited(let limit): options.rateLimit = limit
+    case .sourceDefault: options.pipeline.rateLimit = options.source == .itunes ? .itunes : nil
+    case .unlimited: options.pipeline.rateLimit = nil
+    case .limited(let limit): options.pipeline.rateLimit = limit
     }
+    // `--retries 0`: one attempt is no retrying at all, which the pipeline spells as no policy.
+    if options.pipeline.retry?.maxAttempts == 1 { options.pipeline.retry = nil }
     if options.verbose, options.quiet {
       throw .conflictingOptions("--verbose", "--quiet")
     }

@@ -1,6 +1,8 @@
 // Every option of `stream-search` and of `stream-search record`, in help order. Defaults shown in
-// help are printed from `CommandLineOptions()`, so they cannot drift from the values used.
+// help are printed from `CommandLineOptions()`, so they cannot drift from the values used: the
+// pipeline's are `PipelineConfiguration()`'s but for the rules in CommandLineDefaults.swift.
 import Pipeline
+import Streams
 
 /// The options each command accepts, grouped as the help shows them.
 enum OptionTable {
@@ -34,33 +36,35 @@ enum OptionTable {
       },
       OptionSpec(
         "--session-idle", "DURATION", help: "Forget a session after it has been idle this long.",
-        default: defaults.sessionIdle.commandLineText
+        default: defaults.pipeline.sessionIdleTimeout.commandLineText
       ) { draft, value throws(InvalidValue) in
-        draft.options.sessionIdle = try ValueParser.duration(value, exampleUnit: .minutes, positive: true)
+        draft.options.pipeline.sessionIdleTimeout = try ValueParser.duration(
+          value, exampleUnit: .minutes, positive: true)
       },
     ]),
     OptionGroup(title: "SEARCH OPTIONS", options: [
       OptionSpec(
         "--debounce", "DURATION", help: "Search once the field has been still this long.",
-        default: defaults.debounce.commandLineText
+        default: defaults.pipeline.debounce.commandLineText
       ) { draft, value throws(InvalidValue) in
-        draft.options.debounce = try ValueParser.duration(value, exampleUnit: .milliseconds)
+        draft.options.pipeline.debounce = try ValueParser.duration(value, exampleUnit: .milliseconds)
       },
       OptionSpec(
-        "--min-length", "N", help: "Shortest term searched, in characters.", default: String(defaults.minLength)
+        "--min-length", "N", help: "Shortest term searched, in characters.",
+        default: String(defaults.pipeline.minimumTermLength)
       ) { draft, value throws(InvalidValue) in
-        draft.options.minLength = try ValueParser.wholeNumber(value, in: 1...Int.max)
+        draft.options.pipeline.minimumTermLength = try ValueParser.wholeNumber(value, in: 1...Int.max)
       },
       OptionSpec(
         "--categories", "LIST",
         help: "Comma-separated categories: music, movies, podcasts, musicVideo, audiobook, shortFilm, tvShow, "
           + "software, ebook.",
-        default: defaults.categories.map(\.rawValue).joined(separator: ",")
+        default: defaults.pipeline.categories.map(\.rawValue).joined(separator: ",")
       ) { draft, value throws(InvalidValue) in
-        draft.options.categories = try ValueParser.categories(value)
+        draft.options.pipeline.categories = try ValueParser.categories(value)
       },
       OptionSpec("--progressive", help: "Emit each category's results as they arrive instead of all at once.") {
-        $0.options.progressive = true
+        $0.options.pipeline.progressive = true
       },
     ]),
     OptionGroup(title: "SOURCE OPTIONS", options: [
@@ -82,22 +86,22 @@ enum OptionTable {
         draft.options.latency = try ValueParser.duration(value, exampleUnit: .milliseconds)
       },
       OptionSpec(
-        "--limit", "N", help: "Results per category, from 1 to 200.", default: String(defaults.limit)
+        "--limit", "N", help: "Results per category, from 1 to 200.", default: String(defaults.pipeline.limit)
       ) { draft, value throws(InvalidValue) in
-        draft.options.limit = try ValueParser.wholeNumber(value, in: 1...200)
+        draft.options.pipeline.limit = try ValueParser.wholeNumber(value, in: 1...200)
       },
       OptionSpec(
-        "--country", "CODE", help: "Two-letter store country.", default: defaults.country
+        "--country", "CODE", help: "Two-letter store country.", default: defaults.pipeline.country
       ) { draft, value throws(InvalidValue) in
-        draft.options.country = try ValueParser.country(value)
+        draft.options.pipeline.country = try ValueParser.country(value)
       },
       OptionSpec(
         "--timeout", "DURATION",
         help: "Per request, from when it is sent (not while it waits for --rate-limit), its retries "
           + "included; when it passes during a retry's backoff, the last failure is reported.",
-        default: defaults.timeout.commandLineText
+        default: defaults.pipeline.searchTimeout.map(\.commandLineText) ?? "never"
       ) { draft, value throws(InvalidValue) in
-        draft.options.timeout = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)
+        draft.options.pipeline.searchTimeout = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)
       },
       OptionSpec(
         "--rate-limit", "RATE", help: "Most requests per window, e.g. 20/min, 5/s, 100/h, 20/60s, or none.",
@@ -107,32 +111,37 @@ enum OptionTable {
       },
       OptionSpec(
         "--retries", "N", help: "Try a request again up to N times after a server error or a lost connection.",
-        default: String(defaults.retries)
+        default: String(RetryPolicy.commandLine.maxAttempts - 1)
       ) { draft, value throws(InvalidValue) in
-        draft.options.retries = try ValueParser.wholeNumber(value, in: 0...10)
+        // The policy stays set while options are read, so `--retries 0` then `--retries 3` keeps
+        // a `--retry-backoff` given first; the parser drops a one-attempt policy at the end.
+        draft.options.pipeline.retry?.maxAttempts = try ValueParser.wholeNumber(value, in: 0...10) + 1
       },
       OptionSpec(
         "--retry-backoff", "DURATION", help: "Wait before the first retry; doubles for each next one.",
-        default: defaults.retryBackoff.commandLineText
+        default: RetryPolicy.commandLine.initialBackoff.commandLineText
       ) { draft, value throws(InvalidValue) in
-        draft.options.retryBackoff = try ValueParser.duration(value, exampleUnit: .seconds, positive: true)
+        draft.options.pipeline.retry?.initialBackoff = try ValueParser.duration(
+          value, exampleUnit: .seconds, positive: true)
       },
       OptionSpec("--single-request", help: "Fetch all categories in one request and split the answer.") {
-        $0.options.singleRequest = true
+        $0.options.pipeline.singleRequest = true
       },
     ]),
     OptionGroup(title: "CACHE OPTIONS", options: [
       OptionSpec(
         "--cache-size", "N",
         help: "Most terms kept in the cache, in memory and on disk, up to 10000000; 0 turns it off.",
-        default: String(defaults.cacheSize)
+        default: String(defaults.pipeline.cacheCapacity)
       ) { draft, value throws(InvalidValue) in
-        draft.options.cacheSize = try ValueParser.wholeNumber(value, in: 0...CommandLineOptions.maximumCacheSize)
+        draft.options.pipeline.cacheCapacity = try ValueParser.wholeNumber(
+          value, in: 0...CommandLineOptions.maximumCacheSize)
       },
       OptionSpec(
-        "--cache-ttl", "DURATION", help: "Forget cached results after this long.", default: "never"
+        "--cache-ttl", "DURATION", help: "Forget cached results after this long.",
+        default: defaults.pipeline.cacheTimeToLive.map(\.commandLineText) ?? "never"
       ) { draft, value throws(InvalidValue) in
-        draft.options.cacheTTL = value == "never"
+        draft.options.pipeline.cacheTimeToLive = value == "never"
           ? nil : try ValueParser.duration(value, exampleUnit: .minutes, positive: true)
       },
       OptionSpec(
@@ -145,7 +154,7 @@ enum OptionTable {
       },
       OptionSpec(
         "--cache-max-bytes", "SIZE", help: "Most bytes of answers kept on disk, e.g. 500000, 512K, 64M or 1G.",
-        default: "64M"
+        default: ValueParser.byteCountText(defaults.cacheMaxBytes)
       ) { draft, value throws(InvalidValue) in
         draft.options.cacheMaxBytes = try ValueParser.byteCount(value)
       },

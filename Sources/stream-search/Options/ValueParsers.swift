@@ -18,7 +18,7 @@ enum ValueParser {
 
   /// A size in bytes: a whole number of at least 1, optionally with K, M or G (powers of 1024).
   static func byteCount(_ text: String) throws(InvalidValue) -> Int {
-    let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    let units = Dictionary(uniqueKeysWithValues: byteUnits)
     let unit = text.last.flatMap { units[Character($0.uppercased())] }
     let digits = unit == nil ? Substring(text) : text.dropLast()
     guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits), number >= 1,
@@ -26,6 +26,17 @@ enum ValueParser {
     else { throw InvalidValue(reason: "expected a size in bytes such as 500000, 512K, 64M or 1G") }
     return number * (unit ?? 1)
   }
+
+  /// `count` as ``byteCount(_:)`` reads it, in the largest unit that divides it: `64M`, `512K`, `1000`.
+  static func byteCountText(_ count: Int) -> String {
+    for (unit, size) in byteUnits.reversed() where count >= size && count % size == 0 {
+      return "\(count / size)\(unit)"
+    }
+    return String(count)
+  }
+
+  /// The size suffixes ``byteCount(_:)`` takes, smallest first.
+  private static let byteUnits: [(Character, Int)] = [("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30)]
 
   /// A duration such as `300ms`; `exampleUnit` completes the hint for a bare number (`300` →
   /// "add a unit, e.g. 300ms"). With `positive`, zero is refused.

@@ -1,8 +1,8 @@
 // A seeded generator of hostile input lines mixed with good ones, and which line is which.
 import Foundation
+import Pipeline
+import StreamsTesting
 import TestSupport
-
-@testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
 
 /// An input of good and hostile lines; `badLines` holds the 1-based numbers of the hostile ones,
 /// `badReasons` the start of the reason each must be reported with (docs/events.md).

@@ -1,9 +1,9 @@
 // A made-up fast typist, from a seed: words typed letter by letter, pauses, clears, repeats; and
 // what the pipeline's documented rules predict it searches, computed without the pipeline.
 import Foundation
+import Pipeline
+import StreamsTesting
 import TestSupport
-
-@testable import Pipeline  // SplitMix64: the seeded generator the catalog uses
 
 enum TypingSession {
   static let words = [

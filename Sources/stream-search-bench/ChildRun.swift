@@ -18,9 +18,9 @@ struct ChildRun {
     var peakResidentMegabytes: Double
   }
 
-  /// Starts `executable` with `arguments`, stdout to /dev/null, stderr inherited, and stdin a
-  /// pipe from this process when `feedsInput` (else /dev/null).
-  init(executable: String, arguments: [String], feedsInput: Bool = false) throws {
+  /// Starts `executable` with `arguments`, stdout to /dev/null (or the file `outputPath`),
+  /// stderr inherited, and stdin a pipe from this process when `feedsInput` (else /dev/null).
+  init(executable: String, arguments: [String], feedsInput: Bool = false, outputPath: String? = nil) throws {
     var ends: [Int32] = [-1, -1]
     if feedsInput {
       // Close-on-exec on both ends: the child gets the read end only as its dup'ed stdin, so the
@@ -39,7 +39,10 @@ struct ChildRun {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, feedsInput ? ends[0] : null, 0)
-    posix_spawn_file_actions_adddup2(&actions, null, 1)
+    let output = outputPath.map { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) } ?? null
+    guard output >= 0 else { throw BenchmarkFailure(description: "open \(outputPath ?? ""): errno \(errno)") }
+    defer { if output != null { close(output) } }
+    posix_spawn_file_actions_adddup2(&actions, output, 1)
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0

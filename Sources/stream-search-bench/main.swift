@@ -25,6 +25,7 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   if options.includes("binary") {
     try await BinarySection(options: options, stopwatch: stopwatch).measure(into: &table)
   }
+  if options.includes("engine") { try await EngineSection(options: options, stopwatch: stopwatch).measure(into: &table) }
   if options.includes("interactive") { try await InteractiveSection(options: options).measure(into: &table) }
   let operators = OperatorSection(options: options, stopwatch: stopwatch)
   if options.includes("operators") { try await operators.live(into: &table) }

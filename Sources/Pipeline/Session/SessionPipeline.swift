@@ -12,11 +12,21 @@ import Streams
 ///   the distinct step, the usual recipe, would leave the screen empty instead.
 /// - cancel-previous: a newer settled term cancels the search in flight (`superseded`), a clear
 ///   cancels it too (`cleared`).
-struct SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
+///
+/// A class, shared by every session: each session's operators capture it in several closures,
+/// and a struct holding the configuration would be copied into each (a kilobyte per session).
+final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
   let configuration: PipelineConfiguration
   let fanOut: CategoryFanOut<C>
   let emitter: EventEmitter<C>
   let clock: C
+
+  init(configuration: PipelineConfiguration, fanOut: CategoryFanOut<C>, emitter: EventEmitter<C>, clock: C) {
+    self.configuration = configuration
+    self.fanOut = fanOut
+    self.emitter = emitter
+    self.clock = clock
+  }
 
   private enum Output: Sendable {
     case partial(term: String, result: CategoryResult)

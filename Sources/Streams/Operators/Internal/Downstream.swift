@@ -13,6 +13,9 @@
 @usableFromInline
 enum Resumption<Element>: Sendable where Element: Sendable {
   case resume(UnsafeContinuation<Element?, any Error>, with: Result<Element?, any Error>)
+  /// Push mode: this thread delivers `element` now (nothing was queued, nobody else delivers),
+  /// then whatever is queued meanwhile. The usual case: no queue is ever allocated.
+  case deliver(PushReceiver<Element>, Element)
   /// Push mode: this thread must deliver the queue, since nobody else is delivering it.
   case drain
 
@@ -75,7 +78,11 @@ struct Downstream<Element: Sendable> {
   /// Hands `element` to a waiting consumer, or buffers it. Ignored once the sequence ended.
   @inlinable mutating func send(_ element: Element) -> Resumption<Element>? {
     guard end == nil else { return nil }
-    if receiver != nil {
+    if let receiver {
+      if !draining, buffer.count == 0 {
+        draining = true
+        return .deliver(receiver, element)
+      }
       buffer.append(element)
       return startDraining()
     }

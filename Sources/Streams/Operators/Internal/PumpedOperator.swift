@@ -45,6 +45,10 @@ func perform<State: DownstreamState>(_ resumption: Resumption<State.Element>?, o
   switch resumption {
   case .resume(let continuation, let result):
     continuation.resume(with: result)
+  case .deliver(let receiver, let element):
+    receiver.element(element)
+    // What the receiver (or another thread) produced meanwhile was queued behind it.
+    while let delivery = state.withLock({ $0.downstream.nextDelivery() }) { delivery.deliver() }
   case .drain:
     while let delivery = state.withLock({ $0.downstream.nextDelivery() }) { delivery.deliver() }
   case nil:

@@ -1,5 +1,6 @@
 // A time limit on any async operation, measured on an injected clock: the operation races a
-// timer in a task group and the loser is cancelled, so a fast answer never waits for the timer.
+// timer and the loser is cancelled, so a fast answer never waits for the timer.
+import Synchronization
 
 /// Runs `operation`, and cancels it if it has not finished after `duration` on `clock`.
 ///
@@ -54,43 +55,26 @@ public func withTimeout<T: Sendable, C: Clock>(
   operation: @escaping @Sendable () async throws -> T
 ) async throws -> T where C.Duration == Duration {
   guard duration > .zero else { throw TimeoutError(duration: duration) }
-  return try await withThrowingTaskGroup(of: RaceOutcome<T>.self) { group in
-    group.addTask { .finished(try await operation()) }
-    group.addTask {
-      do {
-        try await clock.sleep(for: duration)
-        return .timedOut
-      } catch {
-        // Only the caller's cancellation cancels the timer before a winner is known.
-        return .timerCancelled
-      }
-    }
-    let first: RaceOutcome<T>?
-    do {
-      first = try await group.next()
-    } catch {
-      // The operation threw first: stop the timer and pass the error on, unless the caller was
-      // cancelled, which is what the operation's error then most likely reports.
-      group.cancelAll()
-      if Task.isCancelled { throw CancellationError() }
-      throw error
-    }
-    // Cancel the loser. Leaving the group waits for it; its outcome is dropped.
-    group.cancelAll()
-    switch first {
-    case .finished(let value):
-      return value
-    case .timedOut:
-      throw TimeoutError(duration: duration)
-    case .timerCancelled, nil:
-      throw CancellationError()
-    }
+  // The operation runs in a task of its own and the timer is a ClockWake that cancels it: on a
+  // ManualClock a call at the deadline, with no timer task. The race and its rules are those of
+  // a task group racing a sleeping timer, for a third of the executor jobs.
+  let operationTask = Task(inheritingExecutor: { try await operation() })
+  let timedOut = Atomic(false)
+  let wake = ClockWake.schedule(on: clock, at: clock.now.advanced(by: duration)) {
+    timedOut.store(true, ordering: .releasing)
+    operationTask.cancel()
   }
+  let outcome = await withTaskCancellationHandler {
+    await operationTask.result
+  } onCancel: {
+    operationTask.cancel()
+  }
+  wake.cancel()
+  let ranOut = timedOut.load(ordering: .acquiring)
+  if case .success(let value) = outcome, !ranOut { return value }
+  // The caller's cancellation wins over the timer and over the operation's own error.
+  if Task.isCancelled { throw CancellationError() }
+  if ranOut { throw TimeoutError(duration: duration) }
+  return try outcome.get()
 }
 
-/// What the first child of the race to finish reports.
-private enum RaceOutcome<T: Sendable>: Sendable {
-  case finished(T)
-  case timedOut
-  case timerCancelled
-}

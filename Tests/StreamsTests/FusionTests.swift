@@ -313,4 +313,20 @@ private func typing(seed: UInt64, count: Int) -> [(Int64, String)] {
     let shown = try runner.finish(answered)   // shown == ["Taylor Swift", "fetched bey"]
     #expect(shown == ["Taylor Swift", "fetched bey"])
   }
+
+  @Test func streamsGuideFusionExample() {
+    let clock = ManualClock()
+    let feed = AsyncFeed<String>()
+    let shown = Recorder<String>()                   // StreamsTesting
+    let subscription = feed
+      .debounce(for: .milliseconds(300), clock: clock)
+      .removeDuplicates()
+      .subscribe(PushReceiver(element: { shown.append($0) }, end: { _ in shown.append("end") }))
+    feed.yield("ta"); feed.yield("tay")
+    clock.advance(by: .milliseconds(300))            // shown.values == ["tay"]
+    #expect(shown.values == ["tay"])
+    feed.finish()                                    // shown.values == ["tay", "end"]
+    #expect(shown.values == ["tay", "end"])
+    subscription.cancel()
+  }
 }

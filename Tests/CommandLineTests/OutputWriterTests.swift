@@ -46,13 +46,14 @@ final class TestPipe {
 }
 
 @Suite struct OutputWriterTests {
-  /// Writes `bytes` through `pipe` while a dispatch thread reads it, and returns what was read.
-  /// (The reader is not a task: blocked on a full pipe, tasks could use up the cooperative pool.)
+  /// Writes `bytes` through `pipe` while a thread of its own reads it, and returns what was read.
+  /// (Neither a task nor a dispatch block: on Linux both run on the task threads, which a reader
+  /// blocked on a pipe would take from every other test while this one waits for it.)
   private func roundTrip(_ bytes: [UInt8], through pipe: TestPipe) throws -> [UInt8] {
     let received = Collected()
     let reading = DispatchGroup()
     let readEnd = pipe.readEnd
-    DispatchQueue.global().async(group: reading) {
+    OwnThread.run(in: reading) {
       received.set(Data(readToEnd(readEnd)))
     }
     try OutputWriter(fileDescriptor: pipe.writeEnd).write(bytes)

@@ -28,9 +28,10 @@ public struct SubprocessResult: Equatable, Sendable {
 
 /// Runs executables as child processes and waits for them.
 ///
-/// Standard input is written and both outputs are read on their own dispatch threads while the
-/// child runs, so a child that writes more than a pipe holds (64 KiB) before reading all its input
-/// cannot deadlock the test. Nothing waits on time and no task thread is blocked:
+/// Standard input is written and both outputs are read on threads of their own (``OwnThread``,
+/// not dispatch's, which are the task threads) while the child runs, so a child that writes more
+/// than a pipe holds (64 KiB) before reading all its input cannot deadlock the test. Nothing
+/// waits on time and no task thread is blocked:
 /// ``run(_:arguments:input:environment:)`` resumes when the child has exited (its termination
 /// handler ran) and both of its outputs have reached end of file.
 ///
@@ -98,16 +99,17 @@ public enum Subprocess {
 
     let output = Collected()
     let errorOutput = Collected()
-    DispatchQueue.global().async(group: finished) {
+    // Each of these blocks until the child exits: on threads of their own, never dispatch's.
+    OwnThread.run(in: finished) {
       writeAll(input, to: stdin.fileHandleForWriting.fileDescriptor)
       try? stdin.fileHandleForWriting.close()
     }
     if unreadOutput == nil {
-      DispatchQueue.global().async(group: finished) {
+      OwnThread.run(in: finished) {
         output.set(stdout.fileHandleForReading.readDataToEndOfFile())
       }
     }
-    DispatchQueue.global().async(group: finished) {
+    OwnThread.run(in: finished) {
       errorOutput.set(stderr.fileHandleForReading.readDataToEndOfFile())
     }
     await withCheckedContinuation { continuation in

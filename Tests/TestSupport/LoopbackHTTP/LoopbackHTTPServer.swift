@@ -159,6 +159,9 @@ public final class LoopbackHTTPServer: Sendable {
   }
 
   private func acceptLoop(listenFD: Int32, wakeFD: Int32) {
+    // Non-blocking, so that a connection the client dropped between poll and accept makes accept
+    // fail (EAGAIN) instead of blocking this thread, and with it `stop()`, until the next client.
+    Socket.setNonBlocking(listenFD)
     while Socket.wait(listenFD, for: Int16(POLLIN), wakeFD: wakeFD, until: nil) == .ready {
       let fd = accept(listenFD, nil, nil)
       guard fd >= 0 else { continue }

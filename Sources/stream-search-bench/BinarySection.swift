@@ -16,13 +16,18 @@ struct BinarySection {
     TraceFile.packageRoot().appendingPathComponent(".build/release/stream-search").path
   }
 
-  func measure(into table: inout ResultTable) async throws {
-    let binary = Self.binaryPath
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      table.append(ResultRow(section: "3 binary", name: "stream-search --replay", unit: "", sample: nil,
-        note: "skipped: no \(binary); build it with `swift build -c release --product stream-search`"))
-      return
+  /// The release binary, or nil after adding a row to `table` that says how to build it.
+  static func binary(for section: String, into table: inout ResultTable) -> String? {
+    guard FileManager.default.isExecutableFile(atPath: binaryPath) else {
+      table.append(ResultRow(section: section, name: "stream-search", unit: "", sample: nil,
+        note: "skipped: no \(binaryPath); build it with `swift build -c release --product stream-search`"))
+      return nil
     }
+    return binaryPath
+  }
+
+  func measure(into table: inout ResultTable) async throws {
+    guard let binary = Self.binary(for: "3 binary", into: &table) else { return }
     // A child that dies early must show up as a failed write, not kill the benchmark.
     signal(SIGPIPE, SIG_IGN)
     try replayRecording(binary, into: &table)

@@ -11,12 +11,7 @@ struct EngineSection {
   let stopwatch: Stopwatch
 
   func measure(into table: inout ResultTable) async throws {
-    let binary = BinarySection.binaryPath
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-      table.append(ResultRow(section: "9 engine", name: "targets", unit: "", sample: nil,
-        note: "skipped: no \(binary); build it with `swift build -c release --product stream-search`"))
-      return
-    }
+    guard let binary = BinarySection.binary(for: "9 engine", into: &table) else { return }
     signal(SIGPIPE, SIG_IGN)
     try againstJQ(binary, into: &table)
     try sessions(binary, into: &table)

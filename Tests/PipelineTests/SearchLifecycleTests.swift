@@ -84,4 +84,15 @@ import Testing
     #expect(summary.inputLines == 2)
     #expect(summary.inputErrors == 1)
   }
+
+  @Test func aBadLineFedAfterTheRunWasCancelledEmitsNothingAfterTheSummary() throws {
+    let run = RunningPipeline()
+    run.send(Keystroke(term: "tay"))
+    run.task.cancel()
+    run.runner.runUntilIdle()
+    run.send(.invalid(line: 2, reason: "invalid JSON"))
+    _ = try run.finish()
+    #expect(run.log.lines.last?.hasPrefix("summary") == true, "\(run.log.lines)")
+    #expect(!run.log.lines.contains { $0.hasPrefix("input_error") })
+  }
 }

@@ -34,9 +34,10 @@ import Synchronization
 /// // value == 42, runner.now == .milliseconds(10), clock.sleeperCount == 0
 /// ```
 ///
-/// The operation and a timer run as two child tasks; whichever finishes first decides, and the
-/// other is cancelled. Like every task group, this returns only after both children have ended:
-/// an operation that ignores cancellation delays the ``TimeoutError`` until it returns.
+/// The operation runs in a task of its own and races a ``ClockWake`` at the deadline (on a
+/// ``ManualClock`` a call, not a timer task); whichever comes first decides, and the other is
+/// cancelled. This returns only after the operation has ended: an operation that ignores
+/// cancellation delays the ``TimeoutError`` until it returns.
 ///
 /// - Returns: what `operation` returned, as soon as it returned (the timer is cancelled, so no
 ///   sleeper is left on `clock`).

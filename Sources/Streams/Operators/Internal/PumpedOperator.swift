@@ -48,7 +48,7 @@ func perform<State: DownstreamState>(_ resumption: Resumption<State.Element>?, o
   case .deliver(let receiver, let element):
     receiver.element(element)
     // What the receiver (or another thread) produced meanwhile was queued behind it.
-    while let delivery = state.withLock({ $0.downstream.nextDelivery() }) { delivery.deliver() }
+    fallthrough
   case .drain:
     while let delivery = state.withLock({ $0.downstream.nextDelivery() }) { delivery.deliver() }
   case nil:

@@ -26,6 +26,8 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
     try await BinarySection(options: options, stopwatch: stopwatch).measure(into: &table)
   }
   if options.includes("engine") { try await EngineSection(options: options, stopwatch: stopwatch).measure(into: &table) }
+  if options.includes("signals") { try await SignalSection().measure(into: &table) }
+  if options.includes("cancel") { try await CancelSection().measure(into: &table) }
   if options.includes("interactive") { try await InteractiveSection(options: options).measure(into: &table) }
   let operators = OperatorSection(options: options, stopwatch: stopwatch)
   if options.includes("operators") { try await operators.live(into: &table) }

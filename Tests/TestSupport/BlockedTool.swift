@@ -1,0 +1,165 @@
+// The built tool started with pipes the caller holds, for the signal tests and the benchmark's
+// signal section: it can be left blocked on a pipe nobody writes to, or on an output nobody
+// reads, its kernel wait observed, and the time from a signal to its exit measured.
+import Foundation
+import Synchronization
+
+/// The tool with its stdin held open by the test and its stdout read (or left unread).
+public final class BlockedTool: Sendable {
+  private let process: Process
+  private let input: FileHandle
+  private let collected = Collected()
+  private let finished = DispatchGroup()
+  private let exitedAt = ExitInstant()
+  /// Kept open so the tool's stdout stays a pipe with a reader that never reads.
+  private let unreadOutput: FileHandle?
+
+  /// Starts `executable` with `arguments`; with `readOutput` false its stdout is never read.
+  public init(_ executable: URL, _ arguments: [String], readOutput: Bool = true) throws {
+    Subprocess.ignoreSIGPIPE()
+    process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    input = stdin.fileHandleForWriting
+    unreadOutput = readOutput ? nil : stdout.fileHandleForReading
+    finished.enter()
+    process.terminationHandler = { [finished, exitedAt] _ in
+      exitedAt.record()
+      finished.leave()
+    }
+    try process.run()
+    if readOutput {
+      finished.enter()
+      let reading = stdout.fileHandleForReading
+      Thread.detachNewThread { [collected, finished] in
+        let data = reading.readDataToEndOfFile()
+        collected.set(data)
+        finished.leave()
+      }
+    }
+  }
+
+  /// Everything the tool wrote, once it has exited.
+  public var output: String { String(decoding: collected.get(), as: UTF8.self) }
+
+  /// Writes `text` to the tool's standard input, all of it.
+  public func writeInput(_ text: String) {
+    Subprocess.writeAll(Data(text.utf8), to: input.fileDescriptor)
+  }
+
+  /// Waits until the tool's main thread sleeps in open, read, write or poll (its wchan), with
+  /// SIGINT caught; fails after 20 s. Polls /proc every 2 ms: there is nothing to wait on.
+  public func waitUntilBlocked() async throws {
+    let pid = process.processIdentifier
+    for _ in 0..<10_000 {
+      let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      let blocked = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains { wchan.contains($0) }
+      if blocked, Self.catchesSIGINT(status) { return }
+      _ = poll(nil, 0, 2)
+    }
+    throw NeverBlocked(pid: pid)
+  }
+
+  /// Waits until the unread output pipe holds 48 KB or more (a pipe holds 64 KiB, less when
+  /// written PIPE_BUF at a time), so the tool's next write blocks, with SIGINT caught; fails after 20 s.
+  public func waitUntilOutputIsFull() async throws {
+    let pid = process.processIdentifier
+    guard let unreadOutput else { throw NeverBlocked(pid: pid) }
+    for _ in 0..<10_000 {
+      var queued: Int32 = 0
+      _ = ioctl(unreadOutput.fileDescriptor, UInt(FIONREAD), &queued)
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      if queued >= 48_000, Self.catchesSIGINT(status) { return }
+      _ = poll(nil, 0, 2)
+    }
+    throw NeverBlocked(pid: pid)
+  }
+
+  /// Sends `signal` and returns the exit status and how long exiting took, as seen by this
+  /// process (its own scheduling delay included). A tool still running `bound` later is killed
+  /// (SIGKILL, status 9) so that a tool ignoring the signal fails the caller instead of hanging it.
+  public func signal(_ signal: Int32, waitingAtMost bound: Duration = .seconds(10)) async -> (Int32, Duration) {
+    let start = ContinuousClock.now
+    let pid = process.processIdentifier
+    kill(pid, signal)
+    let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { [finished] in
+        if finished.wait(timeout: .now() + seconds) == .timedOut {
+          kill(pid, SIGKILL)
+          finished.wait()
+        }
+        continuation.resume()
+      }
+    }
+    let elapsed = start.duration(to: exitedAt.instant ?? start)
+    try? input.close()
+    try? unreadOutput?.close()
+    return (process.terminationStatus, elapsed)
+  }
+
+  /// Whether /proc/PID/status says SIGINT (bit 1 of SigCgt) is caught.
+  private static func catchesSIGINT(_ status: String) -> Bool {
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+  }
+}
+
+/// The tool never reached a blocking point within the wait.
+public struct NeverBlocked: Error, CustomStringConvertible {
+  /// The tool's process.
+  public let pid: Int32
+  public var description: String { "process \(pid) never blocked in open, read, write or poll" }
+}
+
+/// When the process was seen to exit.
+private final class ExitInstant: Sendable {
+  private let stored = Mutex<ContinuousClock.Instant?>(nil)
+  var instant: ContinuousClock.Instant? { stored.withLock { $0 } }
+  func record() { stored.withLock { $0 = ContinuousClock.now } }
+}
+
+/// The three places the tool can be left waiting in the kernel (issue 10, defect 5), each set up
+/// the same way by the signal tests and by the benchmark that measures how fast a signal ends it.
+public enum BlockingPoint: String, CaseIterable, Sendable {
+  /// `--replay --input FIFO` with no writer: blocked in open().
+  case openingAFIFOWithNoWriter = "open() of a FIFO with no writer"
+  /// A replay that read one line of a pipe nobody writes to any more: blocked in read().
+  case readingAStalledPipe = "read() of a stalled pipe"
+  /// A live run whose reader stopped reading: blocked writing to a full pipe.
+  case writingToAFullPipe = "write() to a full pipe"
+
+  /// Starts `executable` and returns it once it waits at this point with its signal handlers
+  /// installed; throws ``NeverBlocked`` if it never gets there within 20 s.
+  public func start(_ executable: URL) async throws -> BlockedTool {
+    switch self {
+    case .openingAFIFOWithNoWriter:
+      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID()).fifo").path
+      guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      // The name can go once the tool waits in open(): that open already holds the FIFO itself.
+      defer { unlink(fifo) }
+      let tool = try BlockedTool(executable, ["--replay", "--input", fifo, "--format", "jsonl"])
+      try await tool.waitUntilBlocked()
+      return tool
+    case .readingAStalledPipe:
+      let tool = try BlockedTool(executable, ["--replay", "--format", "jsonl"])
+      tool.writeInput(#"{"term": "tay", "at_ms": 0}"# + "\n")
+      try await tool.waitUntilBlocked()
+      return tool
+    case .writingToAFullPipe:
+      let tool = try BlockedTool(executable, ["--format", "jsonl", "--debounce", "1ms"], readOutput: false)
+      // Forty sessions' answers are far more than a pipe holds (64 KiB): the writes block.
+      tool.writeInput((0..<40).map { #"{"term": "tay", "session": "s\#($0)"}"# + "\n" }.joined())
+      try await tool.waitUntilOutputIsFull()
+      return tool
+    }
+  }
+}

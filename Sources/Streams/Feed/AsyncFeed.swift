@@ -26,6 +26,9 @@ import Synchronization
 /// - **Cancellation**: when the consuming task is cancelled (or the subscription cancelled),
 ///   buffered elements are dropped, `next()` returns nil from then on, and later feeds are
 ///   ignored.
+/// - **One consumer**: a second one, waiting while the first waits or iterating while a
+///   receiver is subscribed, gets the end at once (a second receiver `end(SecondConsumerError())`);
+///   nothing crashes, nothing hangs, and the first consumer keeps every element.
 public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable {
   @usableFromInline struct State: DownstreamState {
     @usableFromInline var downstream = Downstream<Element>()
@@ -49,17 +52,26 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable
   }
 
   /// Pushes every element, then the end, to `receiver`; see ``PushableAsyncSequence``.
+  /// A second subscriber, or one while a task waits in `next()`, gets `end(SecondConsumerError())`
+  /// at once and a subscription that does nothing; the first consumer is unaffected.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    let resumption = state.withLock { state -> Resumption<Element>? in
-      state.downstream.attach(receiver)
+    let attached = state.withLock { state -> (Bool, Resumption<Element>?) in
+      guard state.downstream.attach(receiver) else { return (false, nil) }
       // Elements fed before the subscription are delivered now, on this thread.
-      return state.downstream.bufferedCount > 0 || state.downstream.isEnded ? state.downstream.startDraining() : nil
+      let ready = state.downstream.bufferedCount > 0 || state.downstream.isEnded
+      return (true, ready ? state.downstream.startDraining() : nil)
     }
-    perform(resumption, on: state)
+    guard attached.0 else {
+      receiver.end(SecondConsumerError())
+      return PushSubscription {}
+    }
+    perform(attached.1, on: state)
     return PushSubscription { [self] in cancel() }
   }
 
-  /// The next element, or nil when finished or when the consuming task was cancelled.
+  /// The next element, or nil when finished or when the consuming task was cancelled. Nil at
+  /// once, too, for a second consumer: a task calling this while another waits in it, or while
+  /// the feed has a subscriber (the first consumer keeps every element).
   @inlinable public func next() async -> Element? {
     if let ready = state.withLock({ $0.downstream.poll() }) { return (try? ready.get()) ?? nil }
     return await withTaskCancellationHandler {
@@ -76,7 +88,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable
     perform(state.withLock { $0.downstream.cancel() }, on: state)
   }
 
-  /// Creates the iterator; there must be one at a time, and no subscriber.
+  /// Creates the iterator. One consumer at a time: see ``next()`` for what a second one gets.
   @inlinable public func makeAsyncIterator() -> Iterator { Iterator(feed: self) }
 
   /// Delivers the fed elements; see ``AsyncFeed``.

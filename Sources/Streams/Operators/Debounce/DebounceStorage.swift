@@ -86,7 +86,8 @@ where Base.Element: Sendable, C.Duration == Duration {
 extension DebounceStorage where Base: PushableAsyncSequence {
   /// Push mode: subscribes to the base and delivers to `receiver`.
   @inlinable func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    state.withLock { $0.downstream.attach(receiver) }
+    // The storage is this subscription's own, made for it: nobody else consumes it.
+    _ = state.withLock { $0.downstream.attach(receiver) }
     let upstream = base.subscribe(PushReceiver(
       element: { [self] element in receive(element) }, end: { [self] error in baseEnded(error) }))
     state.withLock { $0.upstreamStarted(upstream) }?.cancel()

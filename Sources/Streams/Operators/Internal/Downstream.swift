@@ -114,25 +114,36 @@ struct Downstream<Element: Sendable> {
     return Resumption(continuation: consumer, result: .success(nil))
   }
 
-  /// The next element or end when one is ready, nil when the consumer must wait.
+  /// The next element or end when one is ready, nil when the consumer must wait. A consumer
+  /// of a subscribed sequence gets ``SecondConsumerError``: the queue is the receiver's.
   @inlinable mutating func poll() -> Result<Element?, any Error>? {
+    if receiver != nil { return .failure(SecondConsumerError()) }
     if let element = buffer.popFirst() { return .success(element) }
     if end != nil { return takeEnd() }
     return nil
   }
 
-  /// Parks the consumer; returns a resumption at once when something was ready meanwhile.
+  /// Parks the consumer; returns a resumption at once when something was ready meanwhile, or
+  /// when this is a second consumer (``SecondConsumerError``).
   @inlinable mutating func wait(_ continuation: UnsafeContinuation<Element?, any Error>) -> Resumption<Element>? {
-    precondition(consumer == nil, "Internal inconsistency: two consumers iterate one sequence")
+    // A second consumer would take the first one's place (and its elements), and one iterating
+    // a subscribed sequence would wait for elements that all go to the receiver: either is told
+    // at once, and the first consumer goes on as if nothing happened.
+    guard consumer == nil, receiver == nil else {
+      return Resumption(continuation: continuation, result: .failure(SecondConsumerError()))
+    }
     if let ready = poll() { return Resumption(continuation: continuation, result: ready) }
     consumer = continuation
     return nil
   }
 
-  /// Push mode: `receiver` takes the place of the consumer from now on.
-  @inlinable mutating func attach(_ receiver: PushReceiver<Element>) {
-    precondition(consumer == nil, "Internal inconsistency: a sequence both iterated and subscribed to")
+  /// Push mode: `receiver` takes the place of the consumer from now on; false, changing
+  /// nothing, when the sequence already has a consumer or a receiver (the caller tells the new
+  /// receiver with ``SecondConsumerError``).
+  @inlinable mutating func attach(_ receiver: PushReceiver<Element>) -> Bool {
+    guard consumer == nil, self.receiver == nil else { return false }
     self.receiver = receiver
+    return true
   }
 
   /// Push mode: `.drain` when this caller becomes the one delivering the queue.

@@ -26,7 +26,8 @@
 /// - **Cancellation**: ``PushSubscription/cancel()`` stops delivery and cancels what the
 ///   sequence runs (timers, children, the upstream); `end` is not called.
 ///
-/// Subscribe at most once, and do not also iterate the same instance.
+/// Subscribe at most once, and do not also iterate the same instance: a second consumer of one
+/// instance gets ``SecondConsumerError`` (see there).
 public protocol PushableAsyncSequence<Element>: AsyncSequence, Sendable where Element: Sendable {
   /// Starts pushing elements and the end to `receiver`; see ``PushableAsyncSequence``.
   func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription

@@ -93,7 +93,8 @@ where Base.Element: Sendable {
 extension SwitchMapStorage where Base: PushableAsyncSequence {
   /// Push mode: subscribes to the base and delivers to `receiver`.
   @inlinable func subscribe(_ receiver: PushReceiver<Event>) -> PushSubscription {
-    state.withLock { $0.downstream.attach(receiver) }
+    // The storage is this subscription's own, made for it: nobody else consumes it.
+    _ = state.withLock { $0.downstream.attach(receiver) }
     let upstream = base.subscribe(PushReceiver(
       element: { [self] input in receive(input) }, end: { [self] error in baseEnded(error) }))
     state.withLock { $0.upstreamStarted(upstream) }?.cancel()

@@ -5,6 +5,7 @@ import Foundation
 import Streams
 import Synchronization
 import StreamsTesting
+import TestSupport
 import Testing
 
 @Suite struct DocExamplesTests {
@@ -240,61 +241,10 @@ private struct Flaky: Error {}
 
 extension DocExamplesTests {
   @Test func everyDocExampleIsCopiedHere() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    var copies = ""
-    for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Tests/StreamsTests").path)
-    where name.hasSuffix(".swift") {
-      copies += try String(contentsOf: root.appendingPathComponent("Tests/StreamsTests/\(name)"), encoding: .utf8)
-    }
-    let copied = Self.normalised(copies)
-    var documents = ["README.md", "docs/streams.md", "docs/testing-with-virtual-time.md"]
-    for folder in ["Sources/Streams", "Sources/StreamsTesting"] {
-      let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
-      while let path = walker?.nextObject() as? String {
-        if path.hasSuffix(".swift") { documents.append("\(folder)/\(path)") }
-      }
-    }
-    var checked = 0
-    for document in documents {
-      let url = root.appendingPathComponent(document)
-      guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
-      for (index, block) in Self.swiftBlocks(in: text).enumerated() {
-        let name = "\(document)#\(index + 1)"
-        checked += 1
-        #expect(copied.contains(Self.normalised(block)), "the example \(name) has no copy in Tests/StreamsTests")
-      }
-    }
+    let (checked, missing) = try DocExamples.uncopied(
+      in: ["README.md", "docs/streams.md", "docs/testing-with-virtual-time.md", "Sources/Streams", "Sources/StreamsTesting"],
+      copiesIn: "Tests/StreamsTests")
+    #expect(missing == [], "examples with no copy in Tests/StreamsTests")
     #expect(checked >= 32)   // every block of the documents above
-  }
-
-  /// The Swift code blocks of a Markdown file or of a Swift file's doc comments.
-  static func swiftBlocks(in text: String) -> [String] {
-    var blocks: [String] = []
-    var current: [String]?
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = rawLine.drop { $0 == " " }
-      if line.hasPrefix("///") { line = line.dropFirst(3) }
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if current == nil, trimmed == "```swift" {
-        current = []
-      } else if let lines = current, trimmed == "```" {
-        blocks.append(lines.joined(separator: "\n"))
-        current = nil
-      } else if current != nil {
-        current?.append(String(line))
-      }
-    }
-    return blocks
-  }
-
-  /// Lines without their indentation, empty lines and `#expect` lines dropped: a copy may sit
-  /// deeper in a test, and check the example's comments with expectations between its lines.
-  static func normalised(_ text: String) -> String {
-    text.split(separator: "\n").map { line -> String in
-      var line = line.drop { $0 == " " }
-      if line.hasPrefix("///") { line = line.dropFirst(3) }
-      return line.trimmingCharacters(in: .whitespaces)
-    }.filter { !$0.isEmpty && !$0.hasPrefix("#expect(") }.joined(separator: "\n")
   }
 }

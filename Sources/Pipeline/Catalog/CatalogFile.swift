@@ -13,7 +13,8 @@ extension CatalogSource {
   /// array; items are decoded as `SearchItem`s with `JSONDecoder`, unknown fields ignored.
   ///
   /// ```swift
-  /// let source = CatalogSource(items: try CatalogSource.load(contentsOf: "saved-search.json"))
+  /// let saved = FileManager.default.temporaryDirectory.appendingPathComponent("saved-search.json").path
+  /// let source = CatalogSource(items: try CatalogSource.load(contentsOf: saved))
   /// ```
   ///
   /// The file's first bytes are checked before the rest is read: one that does not begin like a

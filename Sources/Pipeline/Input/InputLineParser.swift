@@ -7,9 +7,10 @@
 /// Useful for reading the tool's standard input or a recorded trace, one line at a time:
 ///
 /// ```swift
-/// InputLineParser.parse("Tay")  // .success(Keystroke(term: "Tay"))
-/// InputLineParser.parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
-/// // .success(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"))
+/// let typed = InputLineParser.parse("Tay", line: 1)
+/// // .keystroke(Keystroke(term: "Tay"), line: 1)
+/// let recorded = InputLineParser.parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#, line: 2)
+/// // .keystroke(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"), line: 2)
 /// ```
 ///
 /// ## JSON lines

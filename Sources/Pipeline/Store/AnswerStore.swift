@@ -10,7 +10,8 @@ import Synchronization
 /// request, and an expired answer is there to serve when the source fails.
 ///
 /// ```swift
-/// let store = AnswerStore.open(directory: "/tmp/cache", wallClock: SystemWallClock()) { line in
+/// let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-search-example").path
+/// let store = AnswerStore.open(directory: directory, wallClock: SystemWallClock()) { line in
 ///   print("Warning: \(line)")
 /// }
 /// var configuration = PipelineConfiguration()

@@ -9,8 +9,8 @@
 ///
 /// ```swift
 /// let term = SearchTerm("  Taylor\u{A0}\tSwift ")
-/// term.text  // "Taylor Swift" (shown, and sent in the request)
-/// term.key   // "taylor swift" (the cache key and the distinct-until-changed key)
+/// let shown = term.text  // "Taylor Swift" (shown, and sent in the request)
+/// let key = term.key     // "taylor swift" (the cache key and the distinct-until-changed key)
 /// ```
 ///
 /// Whitespace is every Unicode `White_Space` scalar: the ASCII ones (space, tab, LF, VT, FF, CR),

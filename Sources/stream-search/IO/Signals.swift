@@ -37,7 +37,7 @@ enum TerminationSignal: Sendable, CaseIterable, Equatable {
 ///
 /// ```swift
 /// let observer = SignalObserver()
-/// let pipeline = Task(inheritingExecutor: { await run(options) })
+/// let pipeline = Task(inheritingExecutor: { await run() })
 /// var iterator = observer.signals.makeAsyncIterator()
 /// if let signal = await iterator.next() {
 ///   pipeline.cancel()   // the pipeline writes its shutdown events and summary

@@ -1,0 +1,104 @@
+// Every code example in Pipeline's doc comments, copied word for word into this target's tests
+// and run (SearchSource's stub is SearchSourceIsNetworkTests'; the iTunes one is only compiled:
+// it asks Apple's server, and tests have no internet).
+// `everyPipelineDocExampleIsCopiedHere` fails when an example changes without its copy here.
+import Foundation
+import Streams
+import StreamsTesting
+import TestSupport
+import Testing
+
+@testable import Pipeline
+
+@Suite struct DocExamplesPipelineTests {
+  @Test func everyPipelineDocExampleIsCopiedHere() throws {
+    let (checked, missing) = try DocExamples.uncopied(in: ["Sources/Pipeline"], copiesIn: "Tests/PipelineTests")
+    #expect(missing == [], "examples with no copy in Tests/PipelineTests")
+    #expect(checked >= 10)
+  }
+
+  @Test func searchTerm() {
+    let term = SearchTerm("  Taylor\u{A0}\tSwift ")
+    let shown = term.text  // "Taylor Swift" (shown, and sent in the request)
+    let key = term.key     // "taylor swift" (the cache key and the distinct-until-changed key)
+    #expect(shown == "Taylor Swift")
+    #expect(key == "taylor swift")
+  }
+
+  @Test func inputLineParser() {
+    let typed = InputLineParser.parse("Tay", line: 1)
+    // .keystroke(Keystroke(term: "Tay"), line: 1)
+    let recorded = InputLineParser.parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#, line: 2)
+    // .keystroke(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"), line: 2)
+    #expect(typed == .keystroke(Keystroke(term: "Tay"), line: 1))
+    #expect(recorded == .keystroke(Keystroke(term: "Tay", atMilliseconds: 1234, session: "u42"), line: 2))
+  }
+
+  @Test func jsonLinesEncoder() {
+    let event = SearchEvent(seq: 1, atMilliseconds: 1176, kind: .search(term: "taylor"))
+    var buffer: [UInt8] = []
+    JSONLinesEncoder().encode(event, into: &buffer)  // {"type":"search","seq":1,"at_ms":1176,"term":"taylor"}\n
+    #expect(String(decoding: buffer, as: UTF8.self) == #"{"type":"search","seq":1,"at_ms":1176,"term":"taylor"}"# + "\n")
+  }
+
+  @Test func builtInCatalogForgivesATypo() async throws {
+    let source = CatalogSource()  // the built-in catalog of real titles and names
+    let songs = try await source.search(SearchRequest(term: "metalica", category: .music))
+    #expect(songs.contains { $0.artistName == "Metallica" })
+  }
+
+  @Test func catalogLatencyInVirtualTime() {
+    let items = [CatalogTestItems.song(1, "Shake It Off", artist: "Taylor Swift", popularity: 90)]
+    let request = SearchRequest(term: "shake", category: .music)
+    let runner = VirtualTimeRunner()
+    let source = CatalogSource(items: items, latency: .milliseconds(80), clock: runner.clock)
+    let task = runner.start { try await source.search(request) }
+    runner.advance(to: .milliseconds(79))  // task.isFinished == false
+    #expect(task.isFinished == false)
+    runner.advance(to: .milliseconds(80))  // task.isFinished == true
+    #expect(task.isFinished == true)
+  }
+
+  @Test func catalogFile() throws {
+    let items = [CatalogTestItems.song(1, "Shake It Off", artist: "Taylor Swift", popularity: 90)]
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("saved-search.json")
+    try JSONEncoder().encode(items).write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("saved-search.json").path
+    let source = CatalogSource(items: try CatalogSource.load(contentsOf: saved))
+    #expect(try CatalogSource.load(contentsOf: saved).map(\.trackName) == ["Shake It Off"])
+    _ = source
+  }
+
+  @Test func answerStore() async {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-search-example").path
+    let store = AnswerStore.open(directory: directory, wallClock: SystemWallClock()) { line in
+      print("Warning: \(line)")
+    }
+    var configuration = PipelineConfiguration()
+    configuration.store = store
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    #expect(store.status == .on)
+    #expect(FileManager.default.fileExists(atPath: directory + "/cache.sqlite"))
+    await store.flush()
+  }
+
+  @Test func searchPipeline() async {
+    let keystrokes = AsyncFeed<InputRecord>()
+    keystrokes.yield(.keystroke(Keystroke(term: "taylor swift"), line: 1))
+    keystrokes.finish()
+    // The input is finished, so the term settles at once: nothing waits on the real clock.
+    let pipeline = SearchPipeline(source: CatalogSource(), clock: ContinuousClock()) { event in
+      print(event)
+    }
+    let summary = await pipeline.run(keystrokes)
+    #expect(summary.searches == 1 && summary.results == 1)
+  }
+
+  /// Compiled, never run: it asks Apple's server.
+  func iTunesSource() async throws -> [SearchItem] {
+    let source = ITunesSource(requestTimeout: .seconds(10))
+    let songs = try await source.search(SearchRequest(term: "AC/DC", category: .music, limit: 10))
+    return songs
+  }
+}

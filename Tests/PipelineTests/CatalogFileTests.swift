@@ -2,6 +2,7 @@
 // missing, not JSON, of another shape or with a bad item gives a typed one-line error.
 import Foundation
 import Pipeline
+import TestSupport
 import Testing
 
 @Suite struct CatalogFileTests {
@@ -31,6 +32,37 @@ import Testing
     let source = CatalogSource(items: items)
     let found = try await source.search(SearchRequest(term: "harbour", category: .podcasts))
     #expect(found.map(\.id) == [12])
+  }
+
+  @Test func aPipeWhoseFirstReadIsOnlyWhitespaceIsReadOn() async throws {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    defer { close(readEnd) }
+    let json = itemsJSON
+    let writer = DispatchGroup()
+    OwnThread.run(in: writer) {
+      Subprocess.writeAll(Data(" \n\t".utf8), to: writeEnd)
+      // The rest only once the reader has taken the whitespace, so its first read held nothing
+      // else (bounded: 10 s).
+      var queued: Int32 = 1
+      for _ in 0..<10_000 where queued > 0 {
+        _ = ioctl(readEnd, UInt(FIONREAD), &queued)
+        if queued > 0 { _ = poll(nil, 0, 1) }
+      }
+      Subprocess.writeAll(Data(json.utf8), to: writeEnd)
+      close(writeEnd)
+    }
+    let items = try await OwnThread.value { try CatalogSource.load(contentsOf: "/dev/fd/\(readEnd)") }
+    writer.wait()
+    #expect(items.map(\.id) == [11, 12])
+  }
+
+  @Test func onlyWhitespaceIsRefusedAtTheEnd() throws {
+    let file = try TemporaryFile(String(repeating: " \n", count: 5_000))
+    #expect(throws: CatalogFileError.notJSON(path: file.path, reason: "the file holds only whitespace")) {
+      try CatalogSource.load(contentsOf: file.path)
+    }
   }
 
   @Test func aMissingFileIsAnUnreadableError() throws {

@@ -17,8 +17,9 @@ extension CatalogSource {
   /// let source = CatalogSource(items: try CatalogSource.load(contentsOf: saved))
   /// ```
   ///
-  /// The file's first bytes are checked before the rest is read: one that does not begin like a
-  /// JSON array or object is refused at once, whatever its size, and a file larger than
+  /// The file's first bytes are checked before the rest is read: one that does not begin (after
+  /// any whitespace) like a JSON array or object is refused at once, whatever its size; one that
+  /// holds only whitespace is refused at its end; and a file larger than
   /// ``maximumFileSize`` (128 MiB) is refused before it is loaded. The file is read once
   /// into memory and decoded without an intermediate object tree.
   ///
@@ -105,8 +106,10 @@ extension CatalogSource {
 /// reading stops at ``CatalogSource/maximumFileSize``. Works for regular files and for pipes
 /// (`--catalog <(…)`), which have no size to check up front.
 enum CatalogFileReader {
-  /// The first chunk read, enough to see how the file begins.
+  /// The reads until the file's first byte that is not whitespace: enough to see how it begins.
   private static let firstChunk = 4_096
+  /// The reads after that.
+  private static let chunk = 1 << 20
 
   static func read(_ path: String) throws(CatalogFileError) -> Data {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -120,9 +123,20 @@ enum CatalogFileReader {
     if kind == S_IFREG, status.st_size > limit { throw .tooLarge(path: path, limit: limit) }
     var data = Data()
     if kind == S_IFREG { data.reserveCapacity(Int(status.st_size)) }
-    try readChunk(descriptor, path: path, upTo: firstChunk, into: &data)
+    // One buffer for every read(2): a chunk is copied out of it into `data`.
+    var buffer = [UInt8](repeating: 0, count: chunk)
+    // Small reads until a byte that is not whitespace arrives (or the end): a pipe may deliver
+    // only the leading whitespace in its first read, which says nothing about what follows.
+    var more = true
+    var scanned = 0
+    repeat {
+      more = try readChunk(descriptor, path: path, upTo: firstChunk, buffer: &buffer, into: &data)
+      if data.count > limit { throw .tooLarge(path: path, limit: limit) }
+      while scanned < data.count, isWhitespace(data[data.startIndex + scanned]) { scanned += 1 }
+    } while more && scanned == data.count
     try checkBeginning(of: data, path: path, kind: kind)
-    while try readChunk(descriptor, path: path, upTo: 1 << 20, into: &data) {
+    while more {
+      more = try readChunk(descriptor, path: path, upTo: chunk, buffer: &buffer, into: &data)
       if data.count > limit { throw .tooLarge(path: path, limit: limit) }
     }
     return data
@@ -147,12 +161,12 @@ enum CatalogFileReader {
     }
   }
 
-  /// Appends up to `count` bytes; false at the end of the file.
-  @discardableResult
+  /// Appends up to `count` bytes (at most `buffer`'s size), read through `buffer`; false at the
+  /// end of the file.
   private static func readChunk(
-    _ descriptor: Int32, path: String, upTo count: Int, into data: inout Data
+    _ descriptor: Int32, path: String, upTo count: Int, buffer: inout [UInt8], into data: inout Data
   ) throws(CatalogFileError) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: count)
+    let count = min(count, buffer.count)
     while true {
       let got = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, count) }
       if got > 0 {

@@ -23,7 +23,8 @@ let package = Package(
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "StreamsTesting"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams"]),
-    // TestSupport for its pseudo-terminal child (section 8); it uses Foundation only.
+    // TestSupport for its pseudo-terminal child (section 8), its loopback server (section 11)
+    // and the tool left blocked (section 10).
     .executableTarget(
       name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
     ),

@@ -59,12 +59,12 @@ public final class AnswerStore: Sendable {
   /// used is returned off, after `report` was told why in one line.
   ///
   /// - Parameters:
-  ///   - capacity: most answers kept (`--cache-size`).
+  ///   - capacity: most answers kept (`--cache-size`); by default the memory cache's default.
   ///   - maxBytes: most bytes of encoded answers kept.
   ///   - wallClock: stamps answers and requests.
   ///   - report: told once, in one line, when the disk tier goes off.
   public static func open(
-    directory: String, capacity: Int = 1_000, maxBytes: Int = defaultMaxBytes,
+    directory: String, capacity: Int = PipelineConfiguration().cacheCapacity, maxBytes: Int = defaultMaxBytes,
     wallClock: any WallClock = SystemWallClock(),
     report: @escaping @Sendable (String) -> Void
   ) -> AnswerStore {
@@ -77,7 +77,7 @@ public final class AnswerStore: Sendable {
   /// `writerBusyTimeout` ms for a lock: a test that holds the file's lock makes it long, so the
   /// write it stalls is still waiting however slowly the machine runs.
   static func open(
-    directory: String, capacity: Int = 1_000, maxBytes: Int = defaultMaxBytes,
+    directory: String, capacity: Int = PipelineConfiguration().cacheCapacity, maxBytes: Int = defaultMaxBytes,
     wallClock: any WallClock = SystemWallClock(),
     writerBusyTimeout: Int32, report: @escaping @Sendable (String) -> Void
   ) -> AnswerStore {

@@ -58,14 +58,14 @@ public struct LineReader: AsyncSequence, Sendable {
   private let probe: LineReaderProbe
 
   /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); it is never
-  /// closed here. Lines longer than `maxLineLength` bytes (default 1 MiB) are reported as too
+  /// closed here. Lines longer than `maxLineLength` bytes (default ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too
   /// long. The descriptor's flags are left alone, blocking or not.
-  public init(fileDescriptor: Int32, maxLineLength: Int = 1 << 20) {
+  public init(fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength) {
     self.init(source: .descriptor(fileDescriptor), maxLineLength: maxLineLength, probe: LineReaderProbe())
   }
 
   /// A reader of a descriptor the caller owns, with hooks for tests.
-  package init(fileDescriptor: Int32, maxLineLength: Int = 1 << 20, probe: LineReaderProbe) {
+  package init(fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength, probe: LineReaderProbe) {
     self.init(source: .descriptor(fileDescriptor), maxLineLength: maxLineLength, probe: probe)
   }
 
@@ -91,14 +91,14 @@ public struct LineReader: AsyncSequence, Sendable {
   ///
   /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
   public static func open(
-    path: String, follow: Bool = false, maxLineLength: Int = 1 << 20
+    path: String, follow: Bool = false, maxLineLength: Int = LineSplitter.defaultMaxLineLength
   ) throws(LineInputError) -> LineReader {
     try open(path: path, follow: follow, maxLineLength: maxLineLength, probe: LineReaderProbe())
   }
 
   /// Opens `path` like ``open(path:follow:maxLineLength:)``, with hooks for tests.
   package static func open(
-    path: String, follow: Bool = false, maxLineLength: Int = 1 << 20, probe: LineReaderProbe
+    path: String, follow: Bool = false, maxLineLength: Int = LineSplitter.defaultMaxLineLength, probe: LineReaderProbe
   ) throws(LineInputError) -> LineReader {
     let descriptor = try FileDescriptorIO.openForReading(path: path, nonBlocking: true)
     let source = LineSource.path(path, opened: OpenedDescriptor(descriptor), follow: follow)

@@ -46,9 +46,14 @@ public struct LineSplitter: Sendable {
   private var markMatched: Int? = 0
   private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+  /// The longest line every line reader accepts unless told otherwise: 1 MiB, far beyond any
+  /// line a person or a recorder writes, and small enough that a runaway line costs little.
+  public static let defaultMaxLineLength = 1 << 20
+
   /// Creates a splitter that numbers lines from `firstLineNumber` and reports lines longer than
-  /// `maxLineLength` bytes (default 1 MiB; a negative value counts as 0) as too long.
-  public init(maxLineLength: Int = 1 << 20, firstLineNumber: Int = 1) {
+  /// `maxLineLength` bytes (``defaultMaxLineLength`` unless given; a negative value counts as 0)
+  /// as too long.
+  public init(maxLineLength: Int = LineSplitter.defaultMaxLineLength, firstLineNumber: Int = 1) {
     self.maxLineLength = max(0, maxLineLength)
     self.nextNumber = firstLineNumber
   }

@@ -2,6 +2,7 @@
 // code that builds the pipeline from it has nothing left to reject.
 import Foundation
 import Pipeline
+import Streams
 
 /// Everything `stream-search [options]` was asked to do, validated and with defaults filled in.
 ///
@@ -72,7 +73,7 @@ struct CommandLineOptions: Equatable, Sendable {
   /// Also write the summary to standard error.
   var stats = false
   /// Longest input line accepted, in bytes; at least 1.
-  var maxLineBytes = 1_048_576
+  var maxLineBytes = LineSplitter.defaultMaxLineLength
   /// A person types into the terminal (the fzf-style screen) instead of lines being read.
   var interactive = false
   /// Where the interactive mode records the session, as `stream-search record` would.

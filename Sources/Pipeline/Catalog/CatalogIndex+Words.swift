@@ -37,9 +37,9 @@ extension CatalogIndex {
   /// prefix matches, ascending.
   ///
   /// Only words of a length within the allowance and with the same first character (a typo
-  /// keeps it) are compared: the words are sorted, so in each length's list those form one run,
-  /// found by binary search. Most are then ruled out by their character masks before any
-  /// distance is computed.
+  /// keeps it) are compared: the words are sorted, so in each length's list those form one run
+  /// of initials, found by binary search. Most are then ruled out by their character masks,
+  /// read from the same contiguous run, before any distance is computed.
   func wordIds(near word: FoldedWord) -> [Int32] {
     let allowance = CatalogRanking.typoAllowance(forLength: word.count)
     guard allowance > 0, let initial = word.first else { return [] }
@@ -51,16 +51,18 @@ extension CatalogIndex {
     for length in shortest...longest {
       let bucket = wordsByLength[length]
       var low = 0
-      var high = bucket.count
+      var high = bucket.initials.count
       while low < high {
         let middle = (low + high) / 2
-        if words[Int(bucket[middle])][0] < initial { low = middle + 1 } else { high = middle }
+        if bucket.initials[middle] < initial { low = middle + 1 } else { high = middle }
       }
-      for id in bucket[low...] {
-        guard words[Int(id)][0] == initial else { break }
-        let other = wordMasks[Int(id)]
+      var position = low
+      while position < bucket.initials.count, bucket.initials[position] == initial {
+        defer { position += 1 }
+        let other = bucket.masks[position]
         guard (mask & ~other).nonzeroBitCount <= allowance, (other & ~mask).nonzeroBitCount <= allowance
         else { continue }
+        let id = bucket.ids[position]
         if CatalogRanking.isTypo(word, of: words[Int(id)]) {
           matches.append(id)
         }

@@ -31,11 +31,21 @@ final class CatalogIndex: Sendable {
   let itemWordBits: [UInt64]
   /// Three consecutive scalars → the ids of the words containing them, ascending.
   let trigrams: [UInt64: [Int32]]
-  /// Word length in scalars → the ids of the words that long.
-  let wordsByLength: [[Int32]]
-  /// Word id → a 64-bit set of the characters in it (see `characterMask`), to rule out most
-  /// words before computing an edit distance.
-  let wordMasks: [UInt64]
+  /// Word length in scalars → the words that long, for the typo scan.
+  let wordsByLength: [WordsOfLength]
+
+  /// The words of one length in dictionary order, with what the typo scan reads of each kept
+  /// side by side: the scan walks one run of initials and masks in contiguous memory, and reads
+  /// a word itself only for the few that pass the masks.
+  struct WordsOfLength: Sendable {
+    /// The words' ids, ascending.
+    var ids: [Int32] = []
+    /// Each word's first scalar; sorted, since the words are.
+    var initials: [UInt32] = []
+    /// Each word's character set (see `characterMask`), to rule out most words before
+    /// computing an edit distance.
+    var masks: [UInt64] = []
+  }
 
   /// How many names of an item are indexed: track, collection, artist.
   static let namesPerItem = 3
@@ -85,13 +95,12 @@ final class CatalogIndex: Sendable {
 
     var trigrams: [UInt64: [Int32]] = [:]
     let longest = words.reduce(0) { max($0, $1.count) }
-    var wordsByLength = Array(repeating: [Int32](), count: longest + 1)
-    var wordMasks: [UInt64] = []
-    wordMasks.reserveCapacity(words.count)
+    var wordsByLength = Array(repeating: WordsOfLength(), count: longest + 1)
     for (id, word) in words.enumerated() {
       let wordId = Int32(id)
-      wordsByLength[word.count].append(wordId)
-      wordMasks.append(Self.characterMask(word))
+      wordsByLength[word.count].ids.append(wordId)
+      wordsByLength[word.count].initials.append(word.first ?? 0)
+      wordsByLength[word.count].masks.append(Self.characterMask(word))
       guard word.count >= 3 else { continue }
       for start in 0...(word.count - 3) {
         let key = Self.trigram(word, at: start)
@@ -103,7 +112,6 @@ final class CatalogIndex: Sendable {
     }
     self.trigrams = trigrams
     self.wordsByLength = wordsByLength
-    self.wordMasks = wordMasks
   }
 
   /// Word id → the ranks with a name whose first word (or with `last`, whose last word) it is.

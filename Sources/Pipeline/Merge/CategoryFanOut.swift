@@ -80,31 +80,42 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// Asks each of `missing` in parallel, in a task group; returns what arrived, in arrival order.
+  /// Asks each of `missing` in parallel and waits for them all in one suspension: each request
+  /// is delivered by a callback on the thread that answers it (no task per category; the loads
+  /// are the cache's tasks). Returns what arrived, in arrival order; `progress` hears each as it
+  /// arrives, one at a time. Cancelling the calling task leaves every request at once.
   private func fetched(
     _ missing: [(index: Int, category: Category)], term: SearchTerm,
     progress: (@Sendable (CategoryResult) -> Void)?, onRateWait: RateWaitReport?
   ) async -> [Arrival] {
-    await withTaskGroup(of: Arrival.self) { group in
-      for (index, category) in missing {
-        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
-        group.addTask { [repository] in
-          do {
-            let answer = try await repository.answer(for: term, scope: .category(category), onRateWait: report)
-            return Arrival(index: index, result: result(for: category, in: answer), origin: answer.origin)
-          } catch {
-            return Arrival(
-              index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))),
-              origin: nil)
+    // A search cancelled before it asked starts nothing (as an awaiting cache caller would not).
+    if Task.isCancelled { return [] }
+    let arrivals = CategoryArrivals<Arrival>(expected: missing.count) { progress?($0.result) }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { continuation in
+        arrivals.wait(continuation)
+        for (index, category) in missing {
+          let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
+          let request = repository.startAnswer(for: term, scope: .category(category), onRateWait: report) {
+            [self] result in arrivals.arrive(arrival(index: index, category: category, from: result))
           }
+          arrivals.add(request)
         }
       }
-      var arrivals: [Arrival] = []
-      for await arrival in group {
-        arrivals.append(arrival)
-        progress?(arrival.result)
-      }
-      return arrivals
+    } onCancel: {
+      arrivals.cancel()
+    }
+  }
+
+  /// Category `category`'s arrival from the repository's `result`: its items, or its error.
+  private func arrival(index: Int, category: Category, from result: Result<SearchRepository<C>.Answer, any Error>)
+    -> Arrival
+  {
+    switch result {
+    case .success(let answer):
+      return Arrival(index: index, result: self.result(for: category, in: answer), origin: answer.origin)
+    case .failure(let error):
+      return Arrival(index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))), origin: nil)
     }
   }
 
@@ -129,17 +140,30 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       return .answered(outcome(of: answer, in: categories))
     }
     return .waiting { [self] in
-      do {
-        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
-        let answer = try await repository.answer(for: term, scope: .all(categories), onRateWait: report)
-        return outcome(of: answer, in: categories)
-      } catch {
-        let failure = searchError(error)
-        return SearchOutcome(
-          categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) },
-          source: .load)
+      if Task.isCancelled { return failed(CancellationError(), in: categories) }
+      let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
+      let arrival = CategoryArrivals<Result<SearchRepository<C>.Answer, any Error>>(expected: 1) { _ in }
+      let results = await withTaskCancellationHandler {
+        await withUnsafeContinuation { continuation in
+          arrival.wait(continuation)
+          arrival.add(repository.startAnswer(for: term, scope: .all(categories), onRateWait: report) { arrival.arrive($0) })
+        }
+      } onCancel: {
+        arrival.cancel()
+      }
+      switch results.first {
+      case .success(let answer): return outcome(of: answer, in: categories)
+      case .failure(let error): return failed(error, in: categories)
+      case nil: return failed(CancellationError(), in: categories)
       }
     }
+  }
+
+  /// Every category failed with `error` (a single request that failed).
+  private func failed(_ error: any Error, in categories: [Category]) -> SearchOutcome {
+    let failure = searchError(error)
+    return SearchOutcome(
+      categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) }, source: .load)
   }
 
   /// Every category's part of one answer that covers them all.

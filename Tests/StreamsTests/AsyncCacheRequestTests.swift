@@ -6,7 +6,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct AsyncCacheRequestTests {
+@Suite(.timeLimit(.minutes(1))) struct AsyncCacheRequestTests {
   typealias Cache = AsyncCache<String, String, ManualClock>
   struct LoadFailed: Error, Equatable {}
 
@@ -22,8 +22,8 @@ import Testing
   }
 
   /// A load of "a" that takes 100 ms on `clock`, recording its start and a cancelled wait.
-  static func slowLoad(_ clock: ManualClock, _ events: Recorder<String>) -> @Sendable () async throws -> (value: String, obtainedAt: ManualClock.Instant) {
-    return {
+  static func slowLoad(_ clock: ManualClock, _ events: Recorder<String>) -> @Sendable (CacheLoad) async throws -> (value: String, obtainedAt: ManualClock.Instant) {
+    return { _ in
       events.append("load")
       do {
         try await clock.sleep(for: .milliseconds(100))
@@ -40,7 +40,7 @@ import Testing
     let cache = Cache(capacity: 4, clock: runner.clock)
     try runner.run { _ = try await cache.value(for: "a") { "a" } }
     let answers = Recorder<String>()
-    _ = cache.request("a", load: { ("never", runner.clock.now) }, answer: Self.answered(answers))
+    _ = cache.request("a", load: { _ in ("never", runner.clock.now) }, answer: Self.answered(answers))
     #expect(answers.values == ["a cached"])
     #expect(cache.statistics.hits == 1 && cache.statistics.loads == 1)
   }
@@ -106,7 +106,7 @@ import Testing
     let runner = VirtualTimeRunner()
     let cache = Cache(capacity: 4, clock: runner.clock)
     let answers = Recorder<String>()
-    let failing: @Sendable () async throws -> (value: String, obtainedAt: ManualClock.Instant) = {
+    let failing: @Sendable (CacheLoad) async throws -> (value: String, obtainedAt: ManualClock.Instant) = { _ in
       try await runner.clock.sleep(for: .milliseconds(10))
       throw LoadFailed()
     }
@@ -115,5 +115,37 @@ import Testing
     runner.advance(to: .milliseconds(10))
     #expect(answers.values == ["failed", "failed"])
     #expect(cache.count == 0)
+  }
+
+  @Test func aLoadCanStopItselfThroughItsHandleAndEveryRequestHearsWhatItThrew() throws {
+    let runner = VirtualTimeRunner()
+    let cache = Cache(capacity: 4, clock: runner.clock)
+    let events = Recorder<String>()
+    let answers = Recorder<String>()
+    // A time limit inside the load: at 50 ms it cancels the load's own task.
+    let limited: @Sendable (CacheLoad) async throws -> (value: String, obtainedAt: ManualClock.Instant) = { handle in
+      let wake = ClockWake.schedule(on: runner.clock, at: runner.clock.now.advanced(by: .milliseconds(50))) {
+        handle.cancel()
+      }
+      defer { wake.cancel() }
+      return try await Self.slowLoad(runner.clock, events)(handle)
+    }
+    _ = runner.onRunner { cache.request("a", load: limited, answer: Self.answered(answers)) }
+    _ = runner.onRunner { cache.request("a", load: limited, answer: Self.answered(answers)) }
+    runner.advance(to: .milliseconds(49))
+    #expect(answers.values == [])
+    runner.advance(to: .milliseconds(50))
+    #expect(events.values == ["load", "load cancelled"])
+    #expect(answers.values == ["cancelled", "cancelled"])
+    #expect(cache.count == 0)
+  }
+
+  @Test func aCancelAskedBeforeTheTaskIsAttachedIsAppliedOnAttach() async {
+    let handle = CacheLoad()
+    handle.cancel()
+    let task = Task { while !Task.isCancelled { await Task.yield() } }
+    handle.attach(task)
+    await task.value
+    #expect(task.isCancelled)
   }
 }

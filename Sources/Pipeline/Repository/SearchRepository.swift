@@ -130,22 +130,24 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
   ) -> CacheRequest {
     let key = key(for: term, scope: scope)
-    let load: @Sendable () async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] in
+    let load: @Sendable (CacheLoad) async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] handle in
       if let stored = storedAnswer(for: key, term: term, scope: scope) { return stored }
-      let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait)
+      let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait, load: handle)
       return fetched(items, for: key, term: term, scope: scope)
     }
     guard let cache else {
       // No cache to hold the load: it runs in a task of its own, as the cache's would.
+      let handle = CacheLoad()
       let task = Task(inheritingExecutor: { [self] in
         let result: Result<CacheAnswer<Loaded>, any Error>
         do {
-          result = .success(CacheAnswer(value: try await load().value, origin: .loaded))
+          result = .success(CacheAnswer(value: try await load(handle).value, origin: .loaded))
         } catch {
           result = .failure(error)
         }
         completion(concluded(result, key: key, term: term, scope: scope))
       })
+      handle.attach(task)
       return CacheRequest(stop: { task.cancel() })
     }
     return cache.request(key, load: load) { [self] result in
@@ -243,13 +245,16 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// The first permit (reported when it must wait), then the request and its retries, all
-  /// within the timeout counted from the first send.
+  /// within the timeout counted from the first send. Runs as `load`, the task of the cache's
+  /// load (or of a load of its own), which the timeout cancels.
   private func fetch(
-    term: SearchTerm, scope: Scope, onRateWait: RateWaitReport?
+    term: SearchTerm, scope: Scope, onRateWait: RateWaitReport?, load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
     try await takePermit(onRateWait: onRateWait)
     let deadline = configuration.searchTimeout.map { clock.now.advanced(by: $0) }
-    guard let retry = configuration.retry else { return try await send(term: term, scope: scope, by: deadline) }
+    guard let retry = configuration.retry else {
+      return try await send(term: term, scope: scope, by: deadline, cancelling: load)
+    }
     var lastFailure: SearchError?
     return try await withRetry(retry, clock: clock, until: deadline, shouldRetry: Self.isTransient) {
       if let lastFailure {
@@ -259,7 +264,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         if let deadline, clock.now >= deadline { throw lastFailure }
       }
       do {
-        return try await send(term: term, scope: scope, by: deadline)
+        return try await send(term: term, scope: scope, by: deadline, cancelling: load)
       } catch let error as SearchError {
         lastFailure = error
         throw error
@@ -276,18 +281,37 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// One request, cut off at `deadline` (`timedOut`).
+  ///
+  /// The rules are `withTimeout`'s (a deadline already reached sends nothing; at the deadline the
+  /// request is cancelled and whatever it then returns or throws becomes `timedOut`), but the
+  /// request is not run in a task of its own: it runs in the load's task, which has nothing
+  /// else to do, and the timer (a `ClockWake`) cancels that task. Two executor jobs fewer per
+  /// request: the operation task's start and the load's resumption when it ends.
   private func send(
-    term: SearchTerm, scope: Scope, by deadline: C.Instant?
+    term: SearchTerm, scope: Scope, by deadline: C.Instant?, cancelling load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
     guard let deadline else { return try await attempt(term: term, scope: scope) }
-    do {
-      return try await withTimeout(clock.now.duration(to: deadline), clock: clock) { [self] in
-        try await attempt(term: term, scope: scope)
-      }
-    } catch is TimeoutError {
-      log { .failed(term: term.text, category: scope.name, error: .timedOut) }
-      throw SearchError.timedOut
+    guard clock.now < deadline else { throw timedOut(term: term, scope: scope) }
+    let ranOut = Atomic(false)
+    let wake = ClockWake.schedule(on: clock, at: deadline) {
+      ranOut.store(true, ordering: .releasing)
+      load.cancel()
     }
+    let outcome: Result<[Category: [SearchItem]], any Error>
+    do {
+      outcome = .success(try await attempt(term: term, scope: scope))
+    } catch {
+      outcome = .failure(error)
+    }
+    wake.cancel()
+    if ranOut.load(ordering: .acquiring) { throw timedOut(term: term, scope: scope) }
+    return try outcome.get()
+  }
+
+  /// `timedOut`, logged.
+  private func timedOut(term: SearchTerm, scope: Scope) -> SearchError {
+    log { .failed(term: term.text, category: scope.name, error: .timedOut) }
+    return .timedOut
   }
 
   /// Failures worth another attempt: the server's (5xx) and a lost or refused connection.

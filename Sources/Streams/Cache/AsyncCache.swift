@@ -261,7 +261,8 @@ where C.Duration == Duration {
   ///
   /// - **Element**: a hit calls `answer` with origin `cached` before this returns, on this
   ///   thread; otherwise the request joins the load in flight (`joined`) or starts one that runs
-  ///   `load` in a task (`loaded`), and `answer` is called on the thread that finishes it.
+  ///   `load` in a task (`loaded`), and `answer` is called on the thread that finishes it. `load`
+  ///   gets that task's ``CacheLoad``, so that a time limit inside it can stop the whole load.
   /// - **Failure**: `answer` gets the load's error (nothing is stored).
   /// - **Cancellation**: ``CacheRequest/cancel()`` leaves the load at once, as a cancelled
   ///   awaiting caller does (`answer` gets `CancellationError` on the cancelling thread; the load
@@ -270,7 +271,7 @@ where C.Duration == Duration {
   ///
   /// `answer` is called exactly once.
   @inlinable public func request(
-    _ key: Key, load: @escaping @Sendable () async throws -> (value: Value, obtainedAt: C.Instant),
+    _ key: Key, load: @escaping @Sendable (CacheLoad) async throws -> (value: Value, obtainedAt: C.Instant),
     answer: @escaping @Sendable (Result<CacheAnswer<Value>, any Error>) -> Void
   ) -> CacheRequest {
     let now = clock.now
@@ -295,8 +296,8 @@ where C.Duration == Duration {
     }
     guard let waiter = step.waiter else { return .answered }
     if step.started {
-      startLoad(step.flight, for: key, load: {
-        let loaded = try await load()
+      startLoad(step.flight, for: key, load: { handle in
+        let loaded = try await load(handle)
         return (loaded.value, loaded.obtainedAt)
       })
     }
@@ -337,7 +338,7 @@ where C.Duration == Duration {
     case .started(let id):
       flightID = id
       origin = .loaded
-      startLoad(id, for: key, load: load)
+      startLoad(id, for: key, load: { _ in try await load() })
     }
     do {
       return CacheAnswer(value: try await waiter.wait(), origin: origin)
@@ -390,16 +391,20 @@ where C.Duration == Duration {
     state.withLock { state in state.entries.slot(of: key).map { state.entries.element(at: $0).value } }
   }
 
-  @inlinable func startLoad(_ id: UInt64, for key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?)) {
+  @inlinable func startLoad(
+    _ id: UInt64, for key: Key, load: @escaping @Sendable (CacheLoad) async throws -> (Value, C.Instant?)
+  ) {
+    let handle = CacheLoad()
     let task = Task(inheritingExecutor: {
       let result: Result<(Value, C.Instant?), any Error>
       do {
-        result = .success(try await load())
+        result = .success(try await load(handle))
       } catch {
         result = .failure(error)
       }
       self.finish(id, for: key, with: result)
     })
+    handle.attach(task)
     let abandoned = state.withLock { state -> Bool in
       guard state.flights[key]?.id == id else { return true }
       state.flights[key]?.task = task

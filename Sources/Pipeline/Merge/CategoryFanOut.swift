@@ -44,17 +44,20 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   /// A search, as far as it got without waiting.
   enum Work: Sendable {
     /// Every category was answered at once (from memory, disk, or a source that does not wait):
-    /// no task is needed.
+    /// nothing else is needed.
     case answered(SearchOutcome)
-    /// Some category must be awaited: run this, in a task, to finish the search.
-    case waiting(@Sendable () async -> SearchOutcome)
+    /// Some category must be awaited: call this with what to do with the outcome; it asks the
+    /// categories still missing and returns how to cancel them. The outcome is handed over on
+    /// the thread that answers the last of them (or on this one, if they all answer at once).
+    case waiting(@Sendable (_ completion: @escaping @Sendable (SearchOutcome) -> Void) -> (@Sendable () -> Void))
   }
 
   /// Starts a search of every configured category for `term`: what can be answered at once is
   /// answered on this thread (and reported to `progress` in category order); the rest, if any,
-  /// is the returned work, which asks those categories in parallel in a task group. `progress`
-  /// receives each category's result as it arrives (progressive mode), `onRateWait` each
-  /// request that must wait for a permit.
+  /// is the returned work, which asks those categories in parallel, each delivered by a
+  /// callback (no task per category or per search: the loads are the cache's tasks).
+  /// `progress` receives each category's result as it arrives (progressive mode), one at a
+  /// time; `onRateWait` each request that must wait for a permit.
   func start(
     _ term: SearchTerm, progress: (@Sendable (CategoryResult) -> Void)? = nil, onRateWait: RateWaitReport? = nil
   ) -> Work {
@@ -74,36 +77,18 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       }
     }
     guard !missing.isEmpty else { return .answered(merged(answered, categories: categories)) }
-    return .waiting { [self, answered, missing] in
-      await merged(answered + fetched(missing, term: term, progress: progress, onRateWait: onRateWait),
-        categories: categories)
-    }
-  }
-
-  /// Asks each of `missing` in parallel and waits for them all in one suspension: each request
-  /// is delivered by a callback on the thread that answers it (no task per category; the loads
-  /// are the cache's tasks). Returns what arrived, in arrival order; `progress` hears each as it
-  /// arrives, one at a time. Cancelling the calling task leaves every request at once.
-  private func fetched(
-    _ missing: [(index: Int, category: Category)], term: SearchTerm,
-    progress: (@Sendable (CategoryResult) -> Void)?, onRateWait: RateWaitReport?
-  ) async -> [Arrival] {
-    // A search cancelled before it asked starts nothing (as an awaiting cache caller would not).
-    if Task.isCancelled { return [] }
-    let arrivals = CategoryArrivals<Arrival>(expected: missing.count) { progress?($0.result) }
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { continuation in
-        arrivals.wait(continuation)
-        for (index, category) in missing {
-          let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
-          let request = repository.startAnswer(for: term, scope: .category(category), onRateWait: report) {
-            [self] result in arrivals.arrive(arrival(index: index, category: category, from: result))
-          }
-          arrivals.add(request)
-        }
+    return .waiting { [self, answered, missing] completion in
+      let arrivals = CategoryArrivals<Arrival>(expected: missing.count, progress: { progress?($0.result) }) {
+        [self] arrived in completion(merged(answered + arrived, categories: categories))
       }
-    } onCancel: {
-      arrivals.cancel()
+      for (index, category) in missing {
+        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
+        let request = repository.startAnswer(for: term, scope: .category(category), onRateWait: report) {
+          [self] result in arrivals.arrive(arrival(index: index, category: category, from: result))
+        }
+        arrivals.add(request)
+      }
+      return { arrivals.cancel() }
     }
   }
 
@@ -139,23 +124,18 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     if let answer = repository.answerAtOnce(for: term, scope: .all(categories)) {
       return .answered(outcome(of: answer, in: categories))
     }
-    return .waiting { [self] in
-      if Task.isCancelled { return failed(CancellationError(), in: categories) }
+    return .waiting { [self] completion in
       let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
-      let arrival = CategoryArrivals<Result<SearchRepository<C>.Answer, any Error>>(expected: 1) { _ in }
-      let results = await withTaskCancellationHandler {
-        await withUnsafeContinuation { continuation in
-          arrival.wait(continuation)
-          arrival.add(repository.startAnswer(for: term, scope: .all(categories), onRateWait: report) { arrival.arrive($0) })
+      let arrival = CategoryArrivals<Result<SearchRepository<C>.Answer, any Error>>(expected: 1, progress: { _ in }) {
+        [self] results in
+        switch results.first {
+        case .success(let answer): completion(outcome(of: answer, in: categories))
+        case .failure(let error): completion(failed(error, in: categories))
+        case nil: completion(failed(CancellationError(), in: categories))
         }
-      } onCancel: {
-        arrival.cancel()
       }
-      switch results.first {
-      case .success(let answer): return outcome(of: answer, in: categories)
-      case .failure(let error): return failed(error, in: categories)
-      case nil: return failed(CancellationError(), in: categories)
-      }
+      arrival.add(repository.startAnswer(for: term, scope: .all(categories), onRateWait: report) { arrival.arrive($0) })
+      return { arrival.cancel() }
     }
   }
 

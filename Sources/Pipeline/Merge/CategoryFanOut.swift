@@ -1,5 +1,7 @@
-// One search, many categories: each category is asked in parallel in a task group, and the
-// answers come back in the requested order. Each request carries its own timeout (SearchRepository).
+// One search, many categories: what can be answered at once is; the other categories are asked
+// in parallel, each answer delivered by a callback, and the outcome comes back in the requested
+// order when the last is in. No task per category or per search: the loads are the cache's
+// tasks. Each request carries its own timeout (SearchRepository).
 import Streams
 
 /// The merged answer to one search.

@@ -76,6 +76,8 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
         await inlet.ended()
       }
     } onCancel: {
+      // Answers arriving while the sessions are stopped one by one are not their searches' ends.
+      emitter.stop()
       inlet.cancel()
     }
     if Task.isCancelled { emitter.cancelOpenSearches() }

@@ -1,5 +1,7 @@
-// One search, many categories: each category is asked in parallel in a task group, and the
-// answers come back in the requested order. Each request carries its own timeout (SearchRepository).
+// One search, many categories: what can be answered at once is; the other categories are asked
+// in parallel, each answer delivered by a callback, and the outcome comes back in the requested
+// order when the last is in. No task per category or per search: the loads are the cache's
+// tasks. Each request carries its own timeout (SearchRepository).
 import Streams
 
 /// The merged answer to one search.
@@ -44,17 +46,20 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   /// A search, as far as it got without waiting.
   enum Work: Sendable {
     /// Every category was answered at once (from memory, disk, or a source that does not wait):
-    /// no task is needed.
+    /// nothing else is needed.
     case answered(SearchOutcome)
-    /// Some category must be awaited: run this, in a task, to finish the search.
-    case waiting(@Sendable () async -> SearchOutcome)
+    /// Some category must be awaited: call this with what to do with the outcome; it asks the
+    /// categories still missing and returns how to cancel them. The outcome is handed over on
+    /// the thread that answers the last of them (or on this one, if they all answer at once).
+    case waiting(@Sendable (_ completion: @escaping @Sendable (SearchOutcome) -> Void) -> (@Sendable () -> Void))
   }
 
   /// Starts a search of every configured category for `term`: what can be answered at once is
   /// answered on this thread (and reported to `progress` in category order); the rest, if any,
-  /// is the returned work, which asks those categories in parallel in a task group. `progress`
-  /// receives each category's result as it arrives (progressive mode), `onRateWait` each
-  /// request that must wait for a permit.
+  /// is the returned work, which asks those categories in parallel, each delivered by a
+  /// callback (no task per category or per search: the loads are the cache's tasks).
+  /// `progress` receives each category's result as it arrives (progressive mode), one at a
+  /// time; `onRateWait` each request that must wait for a permit.
   func start(
     _ term: SearchTerm, progress: (@Sendable (CategoryResult) -> Void)? = nil, onRateWait: RateWaitReport? = nil
   ) -> Work {
@@ -74,37 +79,30 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       }
     }
     guard !missing.isEmpty else { return .answered(merged(answered, categories: categories)) }
-    return .waiting { [self, answered, missing] in
-      await merged(answered + fetched(missing, term: term, progress: progress, onRateWait: onRateWait),
-        categories: categories)
+    return .waiting { [self, answered, missing] completion in
+      let arrivals = CategoryArrivals<Arrival>(expected: missing.count, progress: { progress?($0.result) }) {
+        [self] arrived in completion(merged(answered + arrived, categories: categories))
+      }
+      for (index, category) in missing {
+        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
+        let request = repository.startAnswer(for: term, scope: .category(category), onRateWait: report) {
+          [self] result in arrivals.arrive(arrival(index: index, category: category, from: result))
+        }
+        arrivals.add(request)
+      }
+      return { arrivals.cancel() }
     }
   }
 
-  /// Asks each of `missing` in parallel, in a task group; returns what arrived, in arrival order.
-  private func fetched(
-    _ missing: [(index: Int, category: Category)], term: SearchTerm,
-    progress: (@Sendable (CategoryResult) -> Void)?, onRateWait: RateWaitReport?
-  ) async -> [Arrival] {
-    await withTaskGroup(of: Arrival.self) { group in
-      for (index, category) in missing {
-        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report(category.rawValue, wait) } }
-        group.addTask { [repository] in
-          do {
-            let answer = try await repository.answer(for: term, scope: .category(category), onRateWait: report)
-            return Arrival(index: index, result: result(for: category, in: answer), origin: answer.origin)
-          } catch {
-            return Arrival(
-              index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))),
-              origin: nil)
-          }
-        }
-      }
-      var arrivals: [Arrival] = []
-      for await arrival in group {
-        arrivals.append(arrival)
-        progress?(arrival.result)
-      }
-      return arrivals
+  /// Category `category`'s arrival from the repository's `result`: its items, or its error.
+  private func arrival(index: Int, category: Category, from result: Result<SearchRepository<C>.Answer, any Error>)
+    -> Arrival
+  {
+    switch result {
+    case .success(let answer):
+      return Arrival(index: index, result: self.result(for: category, in: answer), origin: answer.origin)
+    case .failure(let error):
+      return Arrival(index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))), origin: nil)
     }
   }
 
@@ -128,18 +126,26 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     if let answer = repository.answerAtOnce(for: term, scope: .all(categories)) {
       return .answered(outcome(of: answer, in: categories))
     }
-    return .waiting { [self] in
-      do {
-        let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
-        let answer = try await repository.answer(for: term, scope: .all(categories), onRateWait: report)
-        return outcome(of: answer, in: categories)
-      } catch {
-        let failure = searchError(error)
-        return SearchOutcome(
-          categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) },
-          source: .load)
+    return .waiting { [self] completion in
+      let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
+      let arrival = CategoryArrivals<Result<SearchRepository<C>.Answer, any Error>>(expected: 1, progress: { _ in }) {
+        [self] results in
+        switch results.first {
+        case .success(let answer): completion(outcome(of: answer, in: categories))
+        case .failure(let error): completion(failed(error, in: categories))
+        case nil: completion(failed(CancellationError(), in: categories))
+        }
       }
+      arrival.add(repository.startAnswer(for: term, scope: .all(categories), onRateWait: report) { arrival.arrive($0) })
+      return { arrival.cancel() }
     }
+  }
+
+  /// Every category failed with `error` (a single request that failed).
+  private func failed(_ error: any Error, in categories: [Category]) -> SearchOutcome {
+    let failure = searchError(error)
+    return SearchOutcome(
+      categories: categories.map { CategoryResult(category: $0, outcome: .failed(failure)) }, source: .load)
   }
 
   /// Every category's part of one answer that covers them all.

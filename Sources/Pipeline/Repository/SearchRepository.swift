@@ -113,38 +113,70 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// Told, at once, that a request of this search must wait about this long for the rate budget.
   typealias RateWaitReport = @Sendable (Duration) -> Void
 
-  /// The answer for `term` in `scope`; `onRateWait` hears when a request it starts must wait
-  /// for a permit (not when it joins another search's request).
+  /// Asks for the answer for `term` in `scope` and hands it to `completion` when it comes, on
+  /// the thread that finishes it (before this returns for a cache hit); `onRateWait` hears when
+  /// a request it starts must wait for a permit (not when it joins another search's request).
   ///
-  /// - Throws: `SearchError` when the source failed, `CancellationError` when cancelled.
-  func answer(for term: SearchTerm, scope: Scope, onRateWait: RateWaitReport? = nil) async throws -> Answer {
+  /// Delivered rather than awaited, so that a search waits for all its categories in one
+  /// suspension, with no task per category.
+  ///
+  /// - `completion` gets the answer, a `SearchError` when the source failed (after the offline
+  ///   fallback to a stale answer found none), or `CancellationError` when cancelled.
+  /// - Cancelling the returned request leaves the load at once (the load goes on for other
+  ///   searches, and is cancelled when none is left); without a cache it cancels the request's
+  ///   own task, and `completion` follows when that task has stopped.
+  func startAnswer(
+    for term: SearchTerm, scope: Scope, onRateWait: RateWaitReport? = nil,
+    completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
+  ) -> CacheRequest {
     let key = key(for: term, scope: scope)
-    let load: @Sendable () async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] in
+    let load: @Sendable (CacheLoad) async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] handle in
       if let stored = storedAnswer(for: key, term: term, scope: scope) { return stored }
-      let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait)
+      let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait, load: handle)
       return fetched(items, for: key, term: term, scope: scope)
     }
-    let answer: CacheAnswer<Loaded>
-    do {
-      if let cache {
-        answer = try await cache.datedValue(for: key, load: load)
-      } else {
-        answer = CacheAnswer(value: try await load().value, origin: .loaded)
+    guard let cache else {
+      // No cache to hold the load: it runs in a task of its own, as the cache's would.
+      let handle = CacheLoad()
+      let task = Task(inheritingExecutor: { [self] in
+        let result: Result<CacheAnswer<Loaded>, any Error>
+        do {
+          result = .success(CacheAnswer(value: try await load(handle).value, origin: .loaded))
+        } catch {
+          result = .failure(error)
+        }
+        completion(concluded(result, key: key, term: term, scope: scope))
+      })
+      handle.attach(task)
+      return CacheRequest(stop: { task.cancel() })
+    }
+    return cache.request(key, load: load) { [self] result in
+      completion(concluded(result, key: key, term: term, scope: scope))
+    }
+  }
+
+  /// What a search gets from the cache's (or a lone load's) `result`: the answer, logged as a
+  /// hit or a join; or, when the source failed, the offline fallback, an answer past its time to
+  /// live from memory, else from disk (an earlier run's), and the error only when there is none.
+  private func concluded(
+    _ result: Result<CacheAnswer<Loaded>, any Error>, key: Key, term: SearchTerm, scope: Scope
+  ) -> Result<Answer, any Error> {
+    switch result {
+    case .success(let answer):
+      switch answer.origin {
+      case .cached: log { .cacheHit(term: term.text, category: scope.name) }
+      case .joined: log { .joined(term: term.text, category: scope.name) }
+      case .loaded: break
       }
-    } catch let error as SearchError {
-      // Offline fallback: an answer past its time to live beats an error while the source fails,
-      // from memory, else from disk (an earlier run's).
+      return .success(Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk))
+    case .failure(let error as SearchError):
       let remembered = cache?.staleValue(for: key)?.items
-      guard let stale = remembered ?? disk?.anyAnswer(for: key.storeKey) else { throw error }
+      guard let stale = remembered ?? disk?.anyAnswer(for: key.storeKey) else { return .failure(error) }
       log { .servedStale(term: term.text, category: scope.name, error: error) }
-      return Answer(items: stale, origin: .loaded, isStale: true)
+      return .success(Answer(items: stale, origin: .loaded, isStale: true))
+    case .failure(let error):
+      return .failure(error)
     }
-    switch answer.origin {
-    case .cached: log { .cacheHit(term: term.text, category: scope.name) }
-    case .joined: log { .joined(term: term.text, category: scope.name) }
-    case .loaded: break
-    }
-    return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
   }
 
   /// The answer for `term` in `scope` when it can be had without waiting: a fresh cache hit, a
@@ -213,13 +245,16 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// The first permit (reported when it must wait), then the request and its retries, all
-  /// within the timeout counted from the first send.
+  /// within the timeout counted from the first send. Runs as `load`, the task of the cache's
+  /// load (or of a load of its own), which the timeout cancels.
   private func fetch(
-    term: SearchTerm, scope: Scope, onRateWait: RateWaitReport?
+    term: SearchTerm, scope: Scope, onRateWait: RateWaitReport?, load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
     try await takePermit(onRateWait: onRateWait)
     let deadline = configuration.searchTimeout.map { clock.now.advanced(by: $0) }
-    guard let retry = configuration.retry else { return try await send(term: term, scope: scope, by: deadline) }
+    guard let retry = configuration.retry else {
+      return try await send(term: term, scope: scope, by: deadline, cancelling: load)
+    }
     var lastFailure: SearchError?
     return try await withRetry(retry, clock: clock, until: deadline, shouldRetry: Self.isTransient) {
       if let lastFailure {
@@ -229,7 +264,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         if let deadline, clock.now >= deadline { throw lastFailure }
       }
       do {
-        return try await send(term: term, scope: scope, by: deadline)
+        return try await send(term: term, scope: scope, by: deadline, cancelling: load)
       } catch let error as SearchError {
         lastFailure = error
         throw error
@@ -246,18 +281,37 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// One request, cut off at `deadline` (`timedOut`).
+  ///
+  /// The rules are `withTimeout`'s (a deadline already reached sends nothing; at the deadline the
+  /// request is cancelled and whatever it then returns or throws becomes `timedOut`), but the
+  /// request is not run in a task of its own: it runs in the load's task, which has nothing
+  /// else to do, and the timer (a `ClockWake`) cancels that task. Two executor jobs fewer per
+  /// request: the operation task's start and the load's resumption when it ends.
   private func send(
-    term: SearchTerm, scope: Scope, by deadline: C.Instant?
+    term: SearchTerm, scope: Scope, by deadline: C.Instant?, cancelling load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
     guard let deadline else { return try await attempt(term: term, scope: scope) }
-    do {
-      return try await withTimeout(clock.now.duration(to: deadline), clock: clock) { [self] in
-        try await attempt(term: term, scope: scope)
-      }
-    } catch is TimeoutError {
-      log { .failed(term: term.text, category: scope.name, error: .timedOut) }
-      throw SearchError.timedOut
+    guard clock.now < deadline else { throw timedOut(term: term, scope: scope) }
+    let ranOut = Atomic(false)
+    let wake = ClockWake.schedule(on: clock, at: deadline) {
+      ranOut.store(true, ordering: .releasing)
+      load.cancel()
     }
+    let outcome: Result<[Category: [SearchItem]], any Error>
+    do {
+      outcome = .success(try await attempt(term: term, scope: scope))
+    } catch {
+      outcome = .failure(error)
+    }
+    wake.cancel()
+    if ranOut.load(ordering: .acquiring) { throw timedOut(term: term, scope: scope) }
+    return try outcome.get()
+  }
+
+  /// `timedOut`, logged.
+  private func timedOut(term: SearchTerm, scope: Scope) -> SearchError {
+    log { .failed(term: term.text, category: scope.name, error: .timedOut) }
+    return .timedOut
   }
 
   /// Failures worth another attempt: the server's (5xx) and a lost or refused connection.

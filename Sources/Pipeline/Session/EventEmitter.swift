@@ -11,6 +11,9 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     var summary = RunSummary()
     /// The term of the search each session has in flight, keyed by session (nil for none).
     var openSearches: [String?: String] = [:]
+    /// The run is stopping: searches still open end as `cancelled` for `shutdown`, whatever
+    /// answer arrives meanwhile.
+    var stopping = false
   }
 
   private let sink: @Sendable (SearchEvent) -> Void
@@ -29,9 +32,24 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     state.withLock { $0.summary.inputLines += 1 }
   }
 
+  /// From now on, answers (results, errors, partials, waits) are dropped: the run is stopping,
+  /// and each search still open is to be reported `cancelled` for `shutdown` by
+  /// ``cancelOpenSearches()``. Stopping cancels the searches one after another, and an answer
+  /// that arrives meanwhile (a request ended by another search's cancellation, say) would
+  /// otherwise be reported as that search's end.
+  func stop() {
+    state.withLock { $0.stopping = true }
+  }
+
   /// Stamps, counts and delivers one event.
   func emit(_ kind: SearchEvent.Kind, session: String?) {
     state.withLock { state in
+      if state.stopping {
+        switch kind {
+        case .results, .error, .partial, .waiting: return
+        default: break
+        }
+      }
       // Read under the lock: with a real clock, sessions emitting concurrently would otherwise
       // get seq numbers whose at_ms go backwards.
       let atMilliseconds = start.duration(to: clock.now).wholeMilliseconds

@@ -50,12 +50,14 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     case .answered(let outcome):
       emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: 0))
       return .finished
-    case .waiting(let rest):
-      return .task { [clock] in
-        let outcome = await rest()
+    case .waiting(let begin):
+      // No task: the categories' answers arrive by callback, and the last one ends the child.
+      let cancel = begin { [clock] outcome in
         let elapsed = start.duration(to: clock.now).wholeMilliseconds
         emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: elapsed))
+        emit.finish()
       }
+      return .pending(cancel: cancel)
     }
   }
 

@@ -58,6 +58,11 @@ import Synchronization
 /// - A call from an already cancelled task is still answered on a hit, and throws
 ///   `CancellationError` without starting or joining a load on a miss.
 ///
+/// ## Delivered answers
+/// ``request(_:load:answer:)`` is ``datedValue(for:load:)`` with the answer handed to a callback
+/// instead of awaited: a search asking for three categories starts three requests and waits
+/// once, with no task per key. Its ``CacheRequest`` cancels like a cancelled waiter.
+///
 /// ## Immediate answers
 /// ``immediateValue(for:load:)`` answers without suspending when it can: a hit, or a load that
 /// can run at once on the calling thread (an in-memory source). A load run that way is in
@@ -251,6 +256,56 @@ where C.Duration == Duration {
     return CacheAnswer(value: loaded.value, origin: .loaded)
   }
 
+  /// The value for `key` as ``datedValue(for:load:)`` gives it, delivered to `answer` instead of
+  /// awaited, so that one task can wait for several keys in one suspension.
+  ///
+  /// - **Element**: a hit calls `answer` with origin `cached` before this returns, on this
+  ///   thread; otherwise the request joins the load in flight (`joined`) or starts one that runs
+  ///   `load` in a task (`loaded`), and `answer` is called on the thread that finishes it. `load`
+  ///   gets that task's ``CacheLoad``, so that a time limit inside it can stop the whole load.
+  /// - **Failure**: `answer` gets the load's error (nothing is stored).
+  /// - **Cancellation**: ``CacheRequest/cancel()`` leaves the load at once, as a cancelled
+  ///   awaiting caller does (`answer` gets `CancellationError` on the cancelling thread; the load
+  ///   is cancelled when nobody else waits). The request is not tied to a task: the caller's
+  ///   task being cancelled does nothing by itself.
+  ///
+  /// `answer` is called exactly once.
+  @inlinable public func request(
+    _ key: Key, load: @escaping @Sendable (CacheLoad) async throws -> (value: Value, obtainedAt: C.Instant),
+    answer: @escaping @Sendable (Result<CacheAnswer<Value>, any Error>) -> Void
+  ) -> CacheRequest {
+    let now = clock.now
+    let step = state.withLock { state -> (hit: Value?, flight: UInt64, started: Bool, waiter: LoadWaiter<Value>?) in
+      if let value = state.storedValue(for: key, now: now) {
+        state.counters.hits += 1
+        return (value, 0, false, nil)
+      }
+      if var flight = state.flights[key] {
+        let waiter = LoadWaiter<Value> { answer($0.map { CacheAnswer(value: $0, origin: .joined) }) }
+        flight.waiters.append(waiter)
+        state.flights[key] = flight
+        state.counters.joins += 1
+        return (nil, flight.id, false, waiter)
+      }
+      let waiter = LoadWaiter<Value> { answer($0.map { CacheAnswer(value: $0, origin: .loaded) }) }
+      return (nil, state.startFlight(for: key, firstWaiter: waiter), true, waiter)
+    }
+    if let hit = step.hit {
+      answer(.success(CacheAnswer(value: hit, origin: .cached)))
+      return .answered
+    }
+    guard let waiter = step.waiter else { return .answered }
+    if step.started {
+      startLoad(step.flight, for: key, load: { handle in
+        let loaded = try await load(handle)
+        return (loaded.value, loaded.obtainedAt)
+      })
+    }
+    return CacheRequest { [self, flight = step.flight] in
+      if waiter.cancelCallback() { leave(flight, for: key, waiter: waiter) }
+    }
+  }
+
   /// The one lookup behind both async entry points; a nil instant means "when the load finished".
   @inlinable func lookUp(
     _ key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?)
@@ -283,7 +338,7 @@ where C.Duration == Duration {
     case .started(let id):
       flightID = id
       origin = .loaded
-      startLoad(id, for: key, load: load)
+      startLoad(id, for: key, load: { _ in try await load() })
     }
     do {
       return CacheAnswer(value: try await waiter.wait(), origin: origin)
@@ -336,16 +391,20 @@ where C.Duration == Duration {
     state.withLock { state in state.entries.slot(of: key).map { state.entries.element(at: $0).value } }
   }
 
-  @inlinable func startLoad(_ id: UInt64, for key: Key, load: @escaping @Sendable () async throws -> (Value, C.Instant?)) {
+  @inlinable func startLoad(
+    _ id: UInt64, for key: Key, load: @escaping @Sendable (CacheLoad) async throws -> (Value, C.Instant?)
+  ) {
+    let handle = CacheLoad()
     let task = Task(inheritingExecutor: {
       let result: Result<(Value, C.Instant?), any Error>
       do {
-        result = .success(try await load())
+        result = .success(try await load(handle))
       } catch {
         result = .failure(error)
       }
       self.finish(id, for: key, with: result)
     })
+    handle.attach(task)
     let abandoned = state.withLock { state -> Bool in
       guard state.flights[key]?.id == id else { return true }
       state.flights[key]?.task = task

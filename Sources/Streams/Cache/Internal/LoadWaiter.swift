@@ -1,9 +1,11 @@
-// One caller of AsyncCache waiting for a load in flight. It is resumed either by the load's
-// result or, at once, by its own task's cancellation — whichever comes first; the lock makes
-// sure exactly one of them resumes it.
+// One caller of AsyncCache waiting for a load in flight: a suspended task, or a callback
+// (``AsyncCache/request(_:load:answer:)``). It is answered either by the load's result or, at
+// once, by its cancellation — whichever comes first; the lock makes sure exactly one of them
+// answers it.
 import Synchronization
 
-/// A caller suspended until a shared load answers, or until it is cancelled.
+/// A caller suspended until a shared load answers, or until it is cancelled; or a callback
+/// called once with the answer or, when cancelled first, with `CancellationError`.
 ///
 /// @inlinable throughout so that it is specialised with AsyncCache (see there). Its continuation
 /// is unsafe rather than checked (a checked one allocates per wait): `state` already guarantees
@@ -11,12 +13,15 @@ import Synchronization
 @usableFromInline
 final class LoadWaiter<Value: Sendable>: Sendable {
   @usableFromInline typealias Continuation = UnsafeContinuation<Value, any Error>
+  @usableFromInline typealias Callback = @Sendable (Result<Value, any Error>) -> Void
 
   @usableFromInline
   enum State {
     /// Created, continuation not yet registered.
     case idle
     case waiting(Continuation)
+    /// A callback waiter: called once, with the answer or with `CancellationError`.
+    case callback(Callback)
     /// Answered before registering (the load finished first): registration returns at once.
     case answered(Result<Value, any Error>)
     /// Cancelled (before or while waiting); a later answer is dropped.
@@ -25,9 +30,15 @@ final class LoadWaiter<Value: Sendable>: Sendable {
     case done
   }
 
-  @usableFromInline let state = Mutex(State.idle)
+  @usableFromInline let state: Mutex<State>
 
-  @inlinable init() {}
+  @inlinable init() { state = Mutex(.idle) }
+
+  /// A waiter that is answered by calling `callback` (on the thread that finishes the load, or
+  /// that cancels it) instead of resuming a task.
+  @inlinable init(callback: @escaping Callback) {
+    state = Mutex(.callback(callback))
+  }
 
   /// Whether the waiter stopped because its task was cancelled (so it must leave the load).
   @inlinable var wasCancelled: Bool {
@@ -52,7 +63,7 @@ final class LoadWaiter<Value: Sendable>: Sendable {
           case .cancelled:
             // The task was cancelled before registering.
             return .failure(CancellationError())
-          case .waiting, .done:
+          case .waiting, .callback, .done:
             preconditionFailure("Internal inconsistency: load waiter registered twice")
           }
         }
@@ -69,8 +80,9 @@ final class LoadWaiter<Value: Sendable>: Sendable {
           // Stop waiting at once; the load goes on for the others.
           state = .cancelled
           return continuation
-        case .answered, .cancelled, .done:
-          // Already answered or already cancelled: the answer stands.
+        case .answered, .cancelled, .done, .callback:
+          // Already answered or already cancelled: the answer stands. (A callback waiter is
+          // never awaited.)
           return nil
         }
       }
@@ -78,25 +90,41 @@ final class LoadWaiter<Value: Sendable>: Sendable {
     }
   }
 
+  /// A callback waiter leaves: its callback gets `CancellationError` now, unless it was answered
+  /// first. True when it left (so the cache must forget it).
+  @inlinable func cancelCallback() -> Bool {
+    let callback: Callback? = state.withLock { state in
+      guard case .callback(let callback) = state else { return nil }
+      state = .cancelled
+      return callback
+    }
+    callback?(.failure(CancellationError()))
+    return callback != nil
+  }
+
   /// Resumes the waiter with the load's result, unless it was cancelled first.
   @inlinable func answer(with result: Result<Value, any Error>) {
-    let continuation: Continuation? = state.withLock { state in
+    let taker: (Continuation?, Callback?) = state.withLock { state in
       switch state {
       case .idle:
         // Not registered yet: keep the result for registration.
         state = .answered(result)
-        return nil
+        return (nil, nil)
       case .waiting(let continuation):
         // The usual path.
         state = .done
-        return continuation
+        return (continuation, nil)
+      case .callback(let callback):
+        state = .done
+        return (nil, callback)
       case .cancelled:
         // It left already; nobody to answer.
-        return nil
+        return (nil, nil)
       case .answered, .done:
         preconditionFailure("Internal inconsistency: load waiter answered twice")
       }
     }
-    continuation?.resume(with: result)
+    taker.0?.resume(with: result)
+    taker.1?(result)
   }
 }

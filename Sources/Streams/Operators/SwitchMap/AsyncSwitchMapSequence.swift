@@ -74,17 +74,31 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// How a switchMap child goes on after its synchronous start (``AsyncSequence/switchMap(starting:)``).
 public struct SwitchMapChild: Sendable {
-  @usableFromInline let work: (@Sendable () async -> Void)?
+  @usableFromInline enum Kind: Sendable {
+    case finished
+    case task(@Sendable () async -> Void)
+    case pending(cancel: @Sendable () -> Void)
+  }
 
-  @inlinable init(work: (@Sendable () async -> Void)?) { self.work = work }
+  @usableFromInline let kind: Kind
+
+  @inlinable init(kind: Kind) { self.kind = kind }
 
   /// The child did all its work in its start: it has returned, and no task is started.
-  @inlinable public static var finished: SwitchMapChild { SwitchMapChild(work: nil) }
+  @inlinable public static var finished: SwitchMapChild { SwitchMapChild(kind: .finished) }
 
   /// The child goes on with `work` in a task of the sequence's own, cancelled when a newer
   /// element arrives; the child has returned when `work` returns.
   @inlinable public static func task(_ work: @escaping @Sendable () async -> Void) -> SwitchMapChild {
-    SwitchMapChild(work: work)
+    SwitchMapChild(kind: .task(work))
+  }
+
+  /// The child goes on without a task: what it waits for (callbacks it has set up) will call
+  /// the emitter's ``SwitchMapEmitter/finish()`` when it is done, which is when it has
+  /// returned. `cancel` is called once, outside any lock, if a newer element arrives or the
+  /// consumer leaves first: the child must stop (its outputs are no longer delivered).
+  @inlinable public static func pending(cancel: @escaping @Sendable () -> Void) -> SwitchMapChild {
+    SwitchMapChild(kind: .pending(cancel: cancel))
   }
 }
 
@@ -106,8 +120,17 @@ extension SwitchMapEvent: Equatable where Input: Equatable, Output: Equatable {}
 /// Passes a child's outputs downstream while its element is the latest.
 public struct SwitchMapEmitter<Output: Sendable>: Sendable {
   @usableFromInline let deliver: @Sendable (Output) -> Bool
+  @usableFromInline let returned: @Sendable () -> Void
 
-  @inlinable init(deliver: @escaping @Sendable (Output) -> Bool) { self.deliver = deliver }
+  @inlinable init(deliver: @escaping @Sendable (Output) -> Bool, returned: @escaping @Sendable () -> Void) {
+    self.deliver = deliver
+    self.returned = returned
+  }
+
+  /// A ``SwitchMapChild/pending(cancel:)`` child has returned: call it once, when its last
+  /// output is emitted (a superseded child may call it or not; it changes nothing). Children
+  /// that finish in their start or in a task return by themselves and must not call it.
+  @inlinable public func finish() { returned() }
 
   /// Emits `output` unless a newer element has superseded this child (or the consumer has gone);
   /// returns whether it was emitted. A superseded child's output is never emitted, even one

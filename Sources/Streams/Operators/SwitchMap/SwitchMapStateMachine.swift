@@ -14,7 +14,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   @usableFromInline
   struct Action {
     @usableFromInline var resumption: Resumption<Event>?
-    @usableFromInline var cancelChild: Task<Void, Never>?
+    @usableFromInline var cancelChild: SwitchMapChildHandle?
     @usableFromInline var cancelPump: Task<Void, Never>?
     @usableFromInline var cancelUpstream: PushSubscription?
 
@@ -25,7 +25,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   struct Child {
     @usableFromInline var generation: UInt64
     @usableFromInline var input: Input
-    @usableFromInline var task: Task<Void, Never>?
+    @usableFromInline var task: SwitchMapChildHandle?
 
     @inlinable init(generation: UInt64, input: Input) {
       self.generation = generation
@@ -37,6 +37,9 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   /// child that is still in its synchronous start has no task yet (and may never need one).
   @usableFromInline var latest: Child?
   @usableFromInline var generation: UInt64 = 0
+  /// The generation of the child that returned last: a pending child can return during its
+  /// start, before its handle is recorded, and must then not be cancelled.
+  @usableFromInline var lastReturned: UInt64 = 0
   @usableFromInline var pump: Task<Void, Never>?
   /// Push mode: the subscription to the base, which takes the place of the pump.
   @usableFromInline var upstream: PushSubscription?
@@ -63,7 +66,9 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     return (generation, action)
   }
 
-  @inlinable mutating func childStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
+  @inlinable mutating func childStarted(_ task: SwitchMapChildHandle, generation: UInt64) -> SwitchMapChildHandle? {
+    // Returned already (a pending child that finished in its start): nothing to stop.
+    if lastReturned == generation { return nil }
     guard latest?.generation == generation, !downstream.isEnded else {
       // Superseded (or the consumer left) before its task was recorded: cancel it now.
       return task
@@ -91,6 +96,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   @inlinable mutating func childReturned(generation: UInt64) -> Resumption<Event>? {
     guard latest?.generation == generation else { return nil }
     latest = nil
+    lastReturned = generation
     return baseHasFinished ? downstream.finish() : nil
   }
 
@@ -122,5 +128,20 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     upstream = nil
     action.resumption = downstream.cancel()
     return action
+  }
+}
+
+/// How a running child is stopped: its task cancelled, or (a ``SwitchMapChild/pending(cancel:)``
+/// child) its own cancel called.
+@usableFromInline
+enum SwitchMapChildHandle: Sendable {
+  case task(Task<Void, Never>)
+  case pending(@Sendable () -> Void)
+
+  @inlinable func cancel() {
+    switch self {
+    case .task(let task): task.cancel()
+    case .pending(let cancel): cancel()
+    }
   }
 }

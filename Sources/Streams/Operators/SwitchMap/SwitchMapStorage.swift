@@ -64,22 +64,32 @@ where Base.Element: Sendable {
   }
 
   @inlinable func startChild(for input: Input, generation: UInt64) {
-    let emitter = SwitchMapEmitter<Output> { [self] output in
-      let (emitted, resumption) = state.withLock { $0.childEmitted(output, generation: generation) }
-      Streams.perform(resumption, on: state)
-      return emitted
-    }
-    switch child(input, emitter).work {
-    case nil:
+    let emitter = SwitchMapEmitter<Output>(
+      deliver: { [self] output in
+        let (emitted, resumption) = state.withLock { $0.childEmitted(output, generation: generation) }
+        Streams.perform(resumption, on: state)
+        return emitted
+      },
+      returned: { [self] in childReturned(generation: generation) })
+    switch child(input, emitter).kind {
+    case .finished:
       // Answered in its synchronous start: no task was needed.
-      Streams.perform(state.withLock { $0.childReturned(generation: generation) }, on: state)
-    case let work?:
+      childReturned(generation: generation)
+    case .task(let work):
       let task = Task(inheritingExecutor: { [self] in
         await work()
-        Streams.perform(state.withLock { $0.childReturned(generation: generation) }, on: state)
+        childReturned(generation: generation)
       })
-      state.withLock { $0.childStarted(task, generation: generation) }?.cancel()
+      state.withLock { $0.childStarted(.task(task), generation: generation) }?.cancel()
+    case .pending(let cancel):
+      // Goes on by callbacks of its own, and says when it has returned (it may have already:
+      // then it is no longer the latest, and the cancel below finds nothing to stop).
+      state.withLock { $0.childStarted(.pending(cancel), generation: generation) }?.cancel()
     }
+  }
+
+  @inlinable func childReturned(generation: UInt64) {
+    Streams.perform(state.withLock { $0.childReturned(generation: generation) }, on: state)
   }
 
   @inlinable func perform(_ action: Machine.Action) {

@@ -1,0 +1,35 @@
+// The task a load runs in, handed to the load itself: a time limit inside the load can then stop
+// the whole load by cancelling that task, with no task of its own to race.
+import Synchronization
+
+/// Cancels the task one load runs in: an ``AsyncCache`` load started by
+/// ``AsyncCache/request(_:load:answer:)``, or a load run the same way without a cache.
+///
+/// The load gets it before its task's handle exists; ``attach(_:)`` supplies the handle, and a
+/// ``cancel()`` requested before that is applied then.
+public final class CacheLoad: Sendable {
+  @usableFromInline let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+  /// A handle with no task yet.
+  @inlinable public init() {}
+
+  /// Cancels the load's task, now or as soon as it is attached: the load then ends as it
+  /// decides (typically by throwing), and whoever waits for it gets that. Calling it again does
+  /// nothing more.
+  @inlinable public func cancel() {
+    let task = state.withLock { state -> Task<Void, Never>? in
+      state.cancelled = true
+      return state.task
+    }
+    task?.cancel()
+  }
+
+  /// Names the task the load runs in; cancels it at once if ``cancel()`` came first.
+  @inlinable public func attach(_ task: Task<Void, Never>) {
+    let cancelled = state.withLock { state -> Bool in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() }
+  }
+}

@@ -106,8 +106,8 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// The outcome of `arrivals`, in the requested order; a category that never arrived (the
-  /// search was cancelled) stands as timed out.
+  /// The outcome of `arrivals`, in the requested order. Every category arrives (a cancelled one
+  /// with its cancellation); one that did not would stand as timed out rather than vanish.
   private func merged(_ arrivals: [Arrival], categories: [Category]) -> SearchOutcome {
     var results = [CategoryResult?](repeating: nil, count: categories.count)
     for arrival in arrivals { results[arrival.index] = arrival.result }

@@ -280,38 +280,21 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     try await disk?.budget?.acquire()
   }
 
-  /// One request, cut off at `deadline` (`timedOut`).
-  ///
-  /// The rules are `withTimeout`'s (a deadline already reached sends nothing; at the deadline the
-  /// request is cancelled and whatever it then returns or throws becomes `timedOut`), but the
-  /// request is not run in a task of its own: it runs in the load's task, which has nothing
-  /// else to do, and the timer (a `ClockWake`) cancels that task. Two executor jobs fewer per
-  /// request: the operation task's start and the load's resumption when it ends.
+  /// One request, cut off at `deadline` (`timedOut`). It runs in the load's task, which has
+  /// nothing else to do, and the timeout cancels that task (`withTimeout(…cancellingItsTaskThrough:)`):
+  /// no task of its own per request.
   private func send(
     term: SearchTerm, scope: Scope, by deadline: C.Instant?, cancelling load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
     guard let deadline else { return try await attempt(term: term, scope: scope) }
-    guard clock.now < deadline else { throw timedOut(term: term, scope: scope) }
-    let ranOut = Atomic(false)
-    let wake = ClockWake.schedule(on: clock, at: deadline) {
-      ranOut.store(true, ordering: .releasing)
-      load.cancel()
-    }
-    let outcome: Result<[Category: [SearchItem]], any Error>
     do {
-      outcome = .success(try await attempt(term: term, scope: scope))
-    } catch {
-      outcome = .failure(error)
+      return try await withTimeout(clock.now.duration(to: deadline), clock: clock, cancellingItsTaskThrough: load) {
+        try await attempt(term: term, scope: scope)
+      }
+    } catch is TimeoutError {
+      log { .failed(term: term.text, category: scope.name, error: .timedOut) }
+      throw SearchError.timedOut
     }
-    wake.cancel()
-    if ranOut.load(ordering: .acquiring) { throw timedOut(term: term, scope: scope) }
-    return try outcome.get()
-  }
-
-  /// `timedOut`, logged.
-  private func timedOut(term: SearchTerm, scope: Scope) -> SearchError {
-    log { .failed(term: term.text, category: scope.name, error: .timedOut) }
-    return .timedOut
   }
 
   /// Failures worth another attempt: the server's (5xx) and a lost or refused connection.

@@ -71,10 +71,51 @@ public func withTimeout<T: Sendable, C: Clock>(
     operationTask.cancel()
   }
   wake.cancel()
-  let ranOut = timedOut.load(ordering: .acquiring)
-  if case .success(let value) = outcome, !ranOut { return value }
   // The caller's cancellation wins over the timer and over the operation's own error.
-  if Task.isCancelled { throw CancellationError() }
+  return try timeoutVerdict(
+    outcome, ranOut: timedOut.load(ordering: .acquiring), callerCancelled: Task.isCancelled, duration: duration)
+}
+
+/// ``withTimeout(_:clock:operation:)`` for an operation that is all its task does (a cache
+/// load, say): the operation runs in the calling task, and at the deadline that task is
+/// cancelled through `load`, its handle, instead of a task of the operation's own. A task and a
+/// resumption fewer per call.
+///
+/// - Returns: what `operation` returned before the deadline.
+/// - Throws: the same as ``withTimeout(_:clock:operation:)``, with one difference that makes it
+///   fit only a task that ends with the operation: the timer cancels the calling task itself,
+///   which stays cancelled. Once the timer has fired, ``TimeoutError`` is thrown even if the
+///   task was also cancelled otherwise; a cancellation before it throws `CancellationError`.
+public func withTimeout<T: Sendable, C: Clock>(
+  _ duration: Duration,
+  clock: C,
+  cancellingItsTaskThrough load: CacheLoad,
+  operation: () async throws -> T
+) async throws -> T where C.Duration == Duration {
+  guard duration > .zero else { throw TimeoutError(duration: duration) }
+  let timedOut = Atomic(false)
+  let wake = ClockWake.schedule(on: clock, at: clock.now.advanced(by: duration)) {
+    timedOut.store(true, ordering: .releasing)
+    load.cancel()
+  }
+  let outcome: Result<T, any Error>
+  do {
+    outcome = .success(try await operation())
+  } catch {
+    outcome = .failure(error)
+  }
+  wake.cancel()
+  let ranOut = timedOut.load(ordering: .acquiring)
+  return try timeoutVerdict(outcome, ranOut: ranOut, callerCancelled: !ranOut && Task.isCancelled, duration: duration)
+}
+
+/// The one statement of how a timed operation ends: its value if it returned in time; else the
+/// caller's cancellation, else the timeout, else the operation's own error.
+@usableFromInline func timeoutVerdict<T>(
+  _ outcome: Result<T, any Error>, ranOut: Bool, callerCancelled: Bool, duration: Duration
+) throws -> T {
+  if case .success(let value) = outcome, !ranOut { return value }
+  if callerCancelled { throw CancellationError() }
   if ranOut { throw TimeoutError(duration: duration) }
   return try outcome.get()
 }

@@ -53,32 +53,40 @@ public final class BlockedTool: Sendable {
   }
 
   /// Waits until the tool's main thread sleeps in open, read, write or poll (its wchan), with
-  /// SIGINT caught; fails after 20 s. Polls /proc every 2 ms: there is nothing to wait on.
+  /// SIGINT caught; fails after 20 s. Polls /proc every 2 ms, on a thread of its own: there is
+  /// nothing to wait on, and a blocked pool thread would stall every other test in the process.
   public func waitUntilBlocked() async throws {
     let pid = process.processIdentifier
-    for _ in 0..<10_000 {
-      let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
-      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-      let blocked = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains { wchan.contains($0) }
-      if blocked, Self.catchesSIGINT(status) { return }
-      _ = poll(nil, 0, 2)
+    let blocked = await Self.onOwnThread { () -> Bool in
+      for _ in 0..<10_000 {
+        let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let waiting = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains { wchan.contains($0) }
+        if waiting, Self.catchesSIGINT(status) { return true }
+        _ = poll(nil, 0, 2)
+      }
+      return false
     }
-    throw NeverBlocked(pid: pid)
+    if !blocked { throw NeverBlocked(pid: pid) }
   }
 
   /// Waits until the unread output pipe holds 48 KB or more (a pipe holds 64 KiB, less when
-  /// written PIPE_BUF at a time), so the tool's next write blocks, with SIGINT caught; fails after 20 s.
+  /// written PIPE_BUF at a time), so the tool's next write blocks, with SIGINT caught; fails after
+  /// 20 s. Polls on a thread of its own, as ``waitUntilBlocked()`` does.
   public func waitUntilOutputIsFull() async throws {
     let pid = process.processIdentifier
-    guard let unreadOutput else { throw NeverBlocked(pid: pid) }
-    for _ in 0..<10_000 {
-      var queued: Int32 = 0
-      _ = ioctl(unreadOutput.fileDescriptor, UInt(FIONREAD), &queued)
-      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-      if queued >= 48_000, Self.catchesSIGINT(status) { return }
-      _ = poll(nil, 0, 2)
+    guard let descriptor = unreadOutput?.fileDescriptor else { throw NeverBlocked(pid: pid) }
+    let full = await Self.onOwnThread { () -> Bool in
+      for _ in 0..<10_000 {
+        var queued: Int32 = 0
+        _ = ioctl(descriptor, UInt(FIONREAD), &queued)
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        if queued >= 48_000, Self.catchesSIGINT(status) { return true }
+        _ = poll(nil, 0, 2)
+      }
+      return false
     }
-    throw NeverBlocked(pid: pid)
+    if !full { throw NeverBlocked(pid: pid) }
   }
 
   /// Sends `signal` and returns the exit status and how long exiting took, as seen by this
@@ -89,19 +97,23 @@ public final class BlockedTool: Sendable {
     let pid = process.processIdentifier
     kill(pid, signal)
     let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
-    await withCheckedContinuation { continuation in
-      DispatchQueue.global().async { [finished] in
-        if finished.wait(timeout: .now() + seconds) == .timedOut {
-          kill(pid, SIGKILL)
-          finished.wait()
-        }
-        continuation.resume()
+    await Self.onOwnThread { [finished] in
+      if finished.wait(timeout: .now() + seconds) == .timedOut {
+        kill(pid, SIGKILL)
+        finished.wait()
       }
     }
     let elapsed = start.duration(to: exitedAt.instant ?? start)
     try? input.close()
     try? unreadOutput?.close()
     return (process.terminationStatus, elapsed)
+  }
+
+  /// Runs blocking `work` on a new thread and returns its result.
+  private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
   }
 
   /// Whether /proc/PID/status says SIGINT (bit 1 of SigCgt) is caught.

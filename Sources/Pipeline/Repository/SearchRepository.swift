@@ -137,8 +137,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     }
     guard let cache else {
       // No cache to hold the load: it runs in a task of its own, as the cache's would.
-      let handle = CacheLoad()
-      let task = Task(inheritingExecutor: { [self] in
+      let task = CacheLoad.start { [self] handle in
         let result: Result<CacheAnswer<Loaded>, any Error>
         do {
           result = .success(CacheAnswer(value: try await load(handle).value, origin: .loaded))
@@ -146,8 +145,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
           result = .failure(error)
         }
         completion(concluded(result, key: key, term: term, scope: scope))
-      })
-      handle.attach(task)
+      }
       return CacheRequest(stop: { task.cancel() })
     }
     return cache.request(key, load: load) { [self] result in

@@ -144,6 +144,26 @@ where C.Duration == Duration {
       return now >= expiry
     }
 
+    /// The lookup of both the awaiting and the delivered forms: a fresh hit; else, unless
+    /// `cancelled`, the waiter `makeWaiter` gives for its origin joins the load in flight for
+    /// `key` or starts a new one.
+    @inlinable mutating func register(
+      _ key: Key, now: C.Instant, cancelled: Bool, makeWaiter: (CacheOrigin) -> LoadWaiter<Value>
+    ) -> LookUpStep {
+      if let value = storedValue(for: key, now: now) {
+        counters.hits += 1
+        return .hit(value)
+      }
+      if cancelled { return .cancelled }
+      if var flight = flights[key] {
+        flight.waiters.append(makeWaiter(.joined))
+        flights[key] = flight
+        counters.joins += 1
+        return .joined(flight.id)
+      }
+      return .started(startFlight(for: key, firstWaiter: makeWaiter(.loaded)))
+    }
+
     /// Registers a new load for `key`, with its first waiter if any; returns its id.
     @inlinable mutating func startFlight(for key: Key, firstWaiter: LoadWaiter<Value>?) -> UInt64 {
       lastFlightID &+= 1
@@ -275,33 +295,36 @@ where C.Duration == Duration {
     answer: @escaping @Sendable (Result<CacheAnswer<Value>, any Error>) -> Void
   ) -> CacheRequest {
     let now = clock.now
-    let step = state.withLock { state -> (hit: Value?, flight: UInt64, started: Bool, waiter: LoadWaiter<Value>?) in
-      if let value = state.storedValue(for: key, now: now) {
-        state.counters.hits += 1
-        return (value, 0, false, nil)
+    let (step, waiter) = state.withLock { state -> (LookUpStep, LoadWaiter<Value>?) in
+      var made: LoadWaiter<Value>?
+      let step = state.register(key, now: now, cancelled: false) { origin in
+        let waiter = LoadWaiter<Value> { answer($0.map { CacheAnswer(value: $0, origin: origin) }) }
+        made = waiter
+        return waiter
       }
-      if var flight = state.flights[key] {
-        let waiter = LoadWaiter<Value> { answer($0.map { CacheAnswer(value: $0, origin: .joined) }) }
-        flight.waiters.append(waiter)
-        state.flights[key] = flight
-        state.counters.joins += 1
-        return (nil, flight.id, false, waiter)
-      }
-      let waiter = LoadWaiter<Value> { answer($0.map { CacheAnswer(value: $0, origin: .loaded) }) }
-      return (nil, state.startFlight(for: key, firstWaiter: waiter), true, waiter)
+      return (step, made)
     }
-    if let hit = step.hit {
-      answer(.success(CacheAnswer(value: hit, origin: .cached)))
+    let flight: UInt64
+    switch step {
+    case .hit(let value):
+      answer(.success(CacheAnswer(value: value, origin: .cached)))
       return .answered
-    }
-    guard let waiter = step.waiter else { return .answered }
-    if step.started {
-      startLoad(step.flight, for: key, load: { handle in
+    case .cancelled:
+      // Not reached (a request is not tied to a task, so it is registered as not cancelled);
+      // answered all the same, so that `answer` is called exactly once whatever happens.
+      answer(.failure(CancellationError()))
+      return .answered
+    case .joined(let id):
+      flight = id
+    case .started(let id):
+      flight = id
+      startLoad(id, for: key, load: { handle in
         let loaded = try await load(handle)
         return (loaded.value, loaded.obtainedAt)
       })
     }
-    return CacheRequest { [self, flight = step.flight] in
+    guard let waiter else { return .answered }
+    return CacheRequest { [self] in
       if waiter.cancelCallback() { leave(flight, for: key, waiter: waiter) }
     }
   }
@@ -313,20 +336,7 @@ where C.Duration == Duration {
     let now = clock.now
     let cancelled = Task.isCancelled
     let waiter = LoadWaiter<Value>()
-    let step = state.withLock { state -> LookUpStep in
-      if let value = state.storedValue(for: key, now: now) {
-        state.counters.hits += 1
-        return .hit(value)
-      }
-      if cancelled { return .cancelled }
-      if var flight = state.flights[key] {
-        flight.waiters.append(waiter)
-        state.flights[key] = flight
-        state.counters.joins += 1
-        return .joined(flight.id)
-      }
-      return .started(state.startFlight(for: key, firstWaiter: waiter))
-    }
+    let step = state.withLock { $0.register(key, now: now, cancelled: cancelled) { _ in waiter } }
     let flightID: UInt64
     let origin: CacheOrigin
     switch step {
@@ -394,8 +404,7 @@ where C.Duration == Duration {
   @inlinable func startLoad(
     _ id: UInt64, for key: Key, load: @escaping @Sendable (CacheLoad) async throws -> (Value, C.Instant?)
   ) {
-    let handle = CacheLoad()
-    let task = Task(inheritingExecutor: {
+    let task = CacheLoad.start { handle in
       let result: Result<(Value, C.Instant?), any Error>
       do {
         result = .success(try await load(handle))
@@ -403,8 +412,7 @@ where C.Duration == Duration {
         result = .failure(error)
       }
       self.finish(id, for: key, with: result)
-    })
-    handle.attach(task)
+    }
     let abandoned = state.withLock { state -> Bool in
       guard state.flights[key]?.id == id else { return true }
       state.flights[key]?.task = task

@@ -13,6 +13,16 @@ public final class CacheLoad: Sendable {
   /// A handle with no task yet.
   @inlinable public init() {}
 
+  /// Runs `body` in a new task (on the caller's executor preference), handing it the task's own
+  /// handle; returns the task. The one way a load and its handle are made, for the cache's loads
+  /// and for loads run the same way without one.
+  @inlinable public static func start(_ body: @escaping @Sendable (CacheLoad) async -> Void) -> Task<Void, Never> {
+    let handle = CacheLoad()
+    let task = Task(inheritingExecutor: { await body(handle) })
+    handle.attach(task)
+    return task
+  }
+
   /// Cancels the load's task, now or as soon as it is attached: the load then ends as it
   /// decides (typically by throwing), and whoever waits for it gets that. Calling it again does
   /// nothing more.

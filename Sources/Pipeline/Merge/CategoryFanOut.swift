@@ -127,17 +127,15 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
       return .answered(outcome(of: answer, in: categories))
     }
     return .waiting { [self] completion in
+      // One request: its answer is the outcome, and its cancel the search's.
       let report = onRateWait.map { report in { @Sendable (wait: Duration) in report("all", wait) } }
-      let arrival = CategoryArrivals<Result<SearchRepository<C>.Answer, any Error>>(expected: 1, progress: { _ in }) {
-        [self] results in
-        switch results.first {
+      let request = repository.startAnswer(for: term, scope: .all(categories), onRateWait: report) { [self] result in
+        switch result {
         case .success(let answer): completion(outcome(of: answer, in: categories))
         case .failure(let error): completion(failed(error, in: categories))
-        case nil: completion(failed(CancellationError(), in: categories))
         }
       }
-      arrival.add(repository.startAnswer(for: term, scope: .all(categories), onRateWait: report) { arrival.arrive($0) })
-      return { arrival.cancel() }
+      return { request.cancel() }
     }
   }
 

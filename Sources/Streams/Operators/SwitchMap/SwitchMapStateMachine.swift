@@ -25,7 +25,8 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   struct Child {
     @usableFromInline var generation: UInt64
     @usableFromInline var input: Input
-    @usableFromInline var task: SwitchMapChildHandle?
+    /// How to stop the child; nil while it is still in its synchronous start.
+    @usableFromInline var handle: SwitchMapChildHandle?
 
     @inlinable init(generation: UInt64, input: Input) {
       self.generation = generation
@@ -55,7 +56,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     guard !downstream.isEnded else { return (nil, action) }
     if let previous = latest {
       // The previous child is superseded: stop it, and say so before the new child speaks.
-      action.cancelChild = previous.task
+      action.cancelChild = previous.handle
       action.resumption = downstream.send(.cancelled(previous.input, by: input))
     }
     // At most one of the two sends resumes the consumer: the second is buffered behind it.
@@ -66,14 +67,14 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
     return (generation, action)
   }
 
-  @inlinable mutating func childStarted(_ task: SwitchMapChildHandle, generation: UInt64) -> SwitchMapChildHandle? {
+  @inlinable mutating func childStarted(_ handle: SwitchMapChildHandle, generation: UInt64) -> SwitchMapChildHandle? {
     // Returned already (a pending child that finished in its start): nothing to stop.
     if lastReturned == generation { return nil }
     guard latest?.generation == generation, !downstream.isEnded else {
-      // Superseded (or the consumer left) before its task was recorded: cancel it now.
-      return task
+      // Superseded (or the consumer left) before its handle was recorded: stop it now.
+      return handle
     }
-    latest?.task = task
+    latest?.handle = handle
     return nil
   }
 
@@ -111,7 +112,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
 
   @inlinable mutating func baseFailed(_ error: any Error) -> Action {
     var action = Action()
-    action.cancelChild = latest?.task
+    action.cancelChild = latest?.handle
     latest = nil
     action.resumption = downstream.finish(throwing: error)
     return action
@@ -120,7 +121,7 @@ struct SwitchMapStateMachine<Input: Sendable, Output: Sendable>: PumpedOperatorS
   @inlinable mutating func consumerCancelled() -> Action {
     consumerHasLeft = true
     var action = Action()
-    action.cancelChild = latest?.task
+    action.cancelChild = latest?.handle
     latest = nil
     action.cancelPump = pump
     pump = nil

@@ -26,7 +26,8 @@ let (texts, typist) = AsyncStream.makeStream(of: String.self)
 }
 
 let pipeline = runner.start {
-  let events = texts
+  let events =
+    texts
     .debounce(for: .milliseconds(300), clock: clock)
     .removeDuplicates()
     .switchMap { (text: String, emit: SwitchMapEmitter<String>) in emit(await lookUp(text)) }

@@ -103,7 +103,9 @@ enum CatalogWords {
     "Gaming", "Culture", "Language", "Philosophy", "Travel", "Coffee", "Garden", "Code",
   ]
 
-  static let podcastForms = ["Podcast", "Show", "Hour", "Talk", "Radio", "Weekly", "Daily", "Club", "Files", "Sessions"]
+  static let podcastForms = [
+    "Podcast", "Show", "Hour", "Talk", "Radio", "Weekly", "Daily", "Club", "Files", "Sessions",
+  ]
 
   static let romanNumerals = ["II", "III", "IV", "V"]
 }

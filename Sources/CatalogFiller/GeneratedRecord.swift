@@ -49,11 +49,12 @@ struct GeneratedRecord {
   /// The whole item: record `index` of the catalog, its names looked up in `names`.
   func item(index: Int, names: [String]) -> SearchItem {
     let id = Self.firstTrackId + index
-    var item = switch kind {
-    case .song: song(id: id, names: names)
-    case .movie: movie(id: id, names: names)
-    case .podcast: podcast(id: id, names: names)
-    }
+    var item =
+      switch kind {
+      case .song: song(id: id, names: names)
+      case .movie: movie(id: id, names: names)
+      case .podcast: podcast(id: id, names: names)
+      }
     item.releaseDate = CatalogFormat.releaseDate(year: Int(year), month: Int(month), day: Int(day))
     item.popularity = Int(popularity)
     return item

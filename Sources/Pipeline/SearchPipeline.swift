@@ -62,8 +62,9 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
     let inlet = PipelineInlet(configuration: configuration, session: session, emitter: emitter, clock: clock)
     await withTaskCancellationHandler {
       if let pushed = inputs as? any PushableAsyncSequence<InputRecord> {
-        let subscription = pushed.subscribe(PushReceiver(
-          element: { inlet.send($0) }, end: { _ in inlet.finish() }))
+        let subscription = pushed.subscribe(
+          PushReceiver(
+            element: { inlet.send($0) }, end: { _ in inlet.finish() }))
         await inlet.ended()
         subscription.cancel()
       } else {

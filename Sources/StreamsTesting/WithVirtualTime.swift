@@ -41,7 +41,8 @@ public func withVirtualTime<Result>(
   return result
 }
 
-/// The async form of `withVirtualTime`, for an async test body, `@MainActor` ones included: drive with `await runner.drive(…)`.
+/// The async form of `withVirtualTime`, for an async test body, `@MainActor` ones included:
+/// drive with `await runner.drive(…)`.
 public func withVirtualTime<Result>(
   horizon: Duration? = .seconds(3_600), watchdog: Duration? = .seconds(60),
   isolation: isolated (any Actor)? = #isolation, sourceLocation: SourceLocation = #_sourceLocation,

@@ -19,8 +19,10 @@ struct BinarySection {
   /// The release binary, or nil after adding a row to `table` that says how to build it.
   static func binary(for section: String, into table: inout ResultTable) -> String? {
     guard FileManager.default.isExecutableFile(atPath: binaryPath) else {
-      table.append(ResultRow(section: section, name: "stream-search", unit: "", sample: nil,
-        note: "skipped: no \(binaryPath); build it with `swift build -c release --product stream-search`"))
+      table.append(
+        ResultRow(
+          section: section, name: "stream-search", unit: "", sample: nil,
+          note: "skipped: no \(binaryPath); build it with `swift build -c release --product stream-search`"))
       return nil
     }
     return binaryPath
@@ -48,10 +50,14 @@ struct BinarySection {
       milliseconds.append(result.seconds * 1_000)
       megabytes.append(result.peakResidentMegabytes)
     }
-    table.append(ResultRow(section: "3 binary", name: "(c) one line through a pipe into --replay, wall", unit: "ms",
-      sample: Sample(milliseconds), target: "< 100", note: "start-up with the built-in catalog"))
-    table.append(ResultRow(section: "3 binary", name: "(c) the same, peak RSS", unit: "MB",
-      sample: Sample(megabytes), target: "< 60"))
+    table.append(
+      ResultRow(
+        section: "3 binary", name: "(c) one line through a pipe into --replay, wall", unit: "ms",
+        sample: Sample(milliseconds), target: "< 100", note: "start-up with the built-in catalog"))
+    table.append(
+      ResultRow(
+        section: "3 binary", name: "(c) the same, peak RSS", unit: "MB",
+        sample: Sample(megabytes), target: "< 60"))
   }
 
   /// (a) the recording from a file, output to /dev/null.
@@ -60,8 +66,10 @@ struct BinarySection {
     switch TraceFile.path(options: options) {
     case .success(let found): path = found
     case .failure(let failure):
-      table.append(ResultRow(section: "3 binary", name: "stream-search --replay", unit: "", sample: nil,
-        note: "skipped: \(failure.description)"))
+      table.append(
+        ResultRow(
+          section: "3 binary", name: "stream-search --replay", unit: "", sample: nil,
+          note: "skipped: \(failure.description)"))
       return
     }
     let arguments = ["--replay", "--input", path, "--format", "jsonl"]
@@ -76,13 +84,19 @@ struct BinarySection {
     }
     let command = "stream-search --replay --input <recording> --format jsonl > /dev/null"
     let keystrokes = Double(TraceFile.events)
-    table.append(ResultRow(section: "3 binary", name: "(a) \(command), wall", unit: "s",
-      sample: Sample(seconds), note: "200,000 keystrokes; defaults: catalog, latency 0, cache on"))
-    table.append(ResultRow(section: "3 binary", name: "(a) the same, keystrokes per second", unit: "keystrokes/s",
-      sample: Sample(seconds).inverted { keystrokes / $0 }, target: "≥ 500,000",
-      anchor: "jq -c . ≈ 570,000 lines/s"))
-    table.append(ResultRow(section: "3 binary", name: "(a) the same, peak RSS", unit: "MB",
-      sample: Sample(megabytes)))
+    table.append(
+      ResultRow(
+        section: "3 binary", name: "(a) \(command), wall", unit: "s",
+        sample: Sample(seconds), note: "200,000 keystrokes; defaults: catalog, latency 0, cache on"))
+    table.append(
+      ResultRow(
+        section: "3 binary", name: "(a) the same, keystrokes per second", unit: "keystrokes/s",
+        sample: Sample(seconds).inverted { keystrokes / $0 }, target: "≥ 500,000",
+        anchor: "jq -c . ≈ 570,000 lines/s"))
+    table.append(
+      ResultRow(
+        section: "3 binary", name: "(a) the same, peak RSS", unit: "MB",
+        sample: Sample(megabytes)))
   }
 
   /// (b) 1,000,000 (and with --full 10,000,000) generated lines through a pipe into --replay,
@@ -95,12 +109,14 @@ struct BinarySection {
       RecordingWriter.writeRecording(lines: lines, to: child.input)
       let result = try child.wait(clock: stopwatch.clock)
       let rate = String(Int(Double(lines) / result.seconds)).withThousandsSeparators
-      table.append(ResultRow(
-        section: "3 binary", name: "(b) peak RSS, \(String(lines).withThousandsSeparators) lines through a pipe",
-        unit: "MB", sample: Sample([result.peakResidentMegabytes]), target: lines == 0 ? "" : "≤ 32, flat",
-        note: lines == 0 ? "an empty input: what the binary holds before reading a line"
-          : String(format: "one run, %.1f s, ", result.seconds) + "\(rate) lines/s"
-          + (options.fullBinaryPipe ? "" : "; 10,000,000 lines with --full")))
+      table.append(
+        ResultRow(
+          section: "3 binary", name: "(b) peak RSS, \(String(lines).withThousandsSeparators) lines through a pipe",
+          unit: "MB", sample: Sample([result.peakResidentMegabytes]), target: lines == 0 ? "" : "≤ 32, flat",
+          note: lines == 0
+            ? "an empty input: what the binary holds before reading a line"
+            : String(format: "one run, %.1f s, ", result.seconds) + "\(rate) lines/s"
+              + (options.fullBinaryPipe ? "" : "; 10,000,000 lines with --full")))
     }
   }
 }

@@ -20,14 +20,18 @@ struct CacheSection {
       }
       try check("cache hits", hits, equals: size)
     }
-    table.append(ResultRow(section: "5 cache", name: "AsyncCache hit, caller off the actor", unit: "µs/call",
-      sample: hit.scaled(by: 1e-3), target: "≤ 1"))
+    table.append(
+      ResultRow(
+        section: "5 cache", name: "AsyncCache hit, caller off the actor", unit: "µs/call",
+        sample: hit.scaled(by: 1e-3), target: "≤ 1"))
     for callers in [6, 600] {
       let sample = try await stopwatch.nanosecondsPerUnit(
         meter: .wall, size: callers, warmUpSize: callers, units: 1_000
       ) { size in try Self.coalescedLoad(callers: size) }
-      table.append(ResultRow(section: "5 cache", name: "one coalesced load, \(callers) waiting callers",
-        unit: "µs total", sample: sample, note: "virtual time: the load's 80 ms cost nothing"))
+      table.append(
+        ResultRow(
+          section: "5 cache", name: "one coalesced load, \(callers) waiting callers",
+          unit: "µs total", sample: sample, note: "virtual time: the load's 80 ms cost nothing"))
     }
   }
 

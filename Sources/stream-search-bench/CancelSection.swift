@@ -21,10 +21,12 @@ struct CancelSection {
     }
     try server.start()
     defer { server.stop() }
-    let tool = try RunningProcess(URL(fileURLWithPath: binary), arguments: [
-      "--source", server.url("/search").absoluteString, "--format", "jsonl", "--categories", "music",
-      "--retries", "0", "--debounce", "50ms", "--timeout", "60s",
-    ])
+    let tool = try RunningProcess(
+      URL(fileURLWithPath: binary),
+      arguments: [
+        "--source", server.url("/search").absoluteString, "--format", "jsonl", "--categories", "music",
+        "--retries", "0", "--debounce", "50ms", "--timeout", "60s",
+      ])
     var lags: [Double] = []
     for cycle in 0..<(Self.warmUpCycles + Self.cycles) {
       let stalled = server.requests.count
@@ -33,8 +35,10 @@ struct CancelSection {
       tool.write("newer\(cycle)\n")
       let log = await server.waitForRequests(count: stalled + 2)
       guard log.count >= stalled + 2, let closedAt = await server.waitForEarlyClose(ofRequest: stalled) else {
-        table.append(ResultRow(section: "11 cancel", name: name, unit: "", sample: nil,
-          note: "failed: cycle \(cycle) saw no request or no close"))
+        table.append(
+          ResultRow(
+            section: "11 cancel", name: name, unit: "", sample: nil,
+            note: "failed: cycle \(cycle) saw no request or no close"))
         tool.closeInput()
         return
       }
@@ -45,7 +49,9 @@ struct CancelSection {
     }
     tool.closeInput()
     let status = await tool.waitForExit()
-    table.append(ResultRow(section: "11 cancel", name: name, unit: "ms", sample: Sample(lags), target: "≤ 100",
-      note: "stream-search live against a loopback server, --debounce 50ms; exit status \(status)"))
+    table.append(
+      ResultRow(
+        section: "11 cancel", name: name, unit: "ms", sample: Sample(lags), target: "≤ 100",
+        note: "stream-search live against a loopback server, --debounce 50ms; exit status \(status)"))
   }
 }

@@ -16,7 +16,8 @@ struct CatalogSection {
 
   func measure(into table: inout ResultTable) async throws {
     for size in [nil, 100_000] as [Int?] {
-      let catalog = size.map { CatalogQueries(items: CatalogSource.generatedItems(count: $0), queries: Self.queries) }
+      let catalog =
+        size.map { CatalogQueries(items: CatalogSource.generatedItems(count: $0), queries: Self.queries) }
         ?? CatalogQueries(items: CatalogSource.builtInItems, source: CatalogSource(), queries: Self.queries)
       var p50: [Double] = []
       var p99: [Double] = []
@@ -31,12 +32,17 @@ struct CatalogSection {
       let items = String(catalog.itemCount).withThousandsSeparators
       let name = size == nil ? "built-in catalog (\(items) items)" : "\(items) generated items"
       let queries = catalog.requests.count
-      let note = "\(String(queries).withThousandsSeparators) queries (\(catalog.names) names' prefixes + typos), "
+      let note =
+        "\(String(queries).withThousandsSeparators) queries (\(catalog.names) names' prefixes + typos), "
         + "limit 25, \(answered * 100 / max(1, queries)) % answered"
-      table.append(ResultRow(section: "4 catalog", name: "query latency p50, \(name)", unit: "µs",
-        sample: Sample(p50), note: note))
-      table.append(ResultRow(section: "4 catalog", name: "query latency p99, \(name)", unit: "µs",
-        sample: Sample(p99), target: "≤ 200", note: note))
+      table.append(
+        ResultRow(
+          section: "4 catalog", name: "query latency p50, \(name)", unit: "µs",
+          sample: Sample(p50), note: note))
+      table.append(
+        ResultRow(
+          section: "4 catalog", name: "query latency p99, \(name)", unit: "µs",
+          sample: Sample(p99), target: "≤ 200", note: note))
     }
   }
 }

@@ -31,14 +31,18 @@ struct DiskSection {
       }
       handOff.append(nanoseconds(elapsed) / Double(keys.count))
     }
-    table.append(ResultRow(section: "6 disk", name: "store write on the hot path (hand-off)", unit: "ns/write",
-      sample: Sample(Array(handOff.dropFirst())), note: "25-item answer; encoding and commit on the writer thread"))
+    table.append(
+      ResultRow(
+        section: "6 disk", name: "store write on the hot path (hand-off)", unit: "ns/write",
+        sample: Sample(Array(handOff.dropFirst())), note: "25-item answer; encoding and commit on the writer thread"))
     for decoding in [false, true] {
       let (p50, p99) = try percentiles(store: store, keys: keys, decoding: decoding)
       let what = decoding ? "disk hit (read + decode)" : "disk read alone (no decode)"
       for (name, values) in [("\(what), p50", p50), ("\(what), p99", p99)] {
-        table.append(ResultRow(section: "6 disk", name: name, unit: "µs/hit", sample: Sample(values),
-          note: "1,000 stored 25-item answers, WAL mode"))
+        table.append(
+          ResultRow(
+            section: "6 disk", name: name, unit: "µs/hit", sample: Sample(values),
+            note: "1,000 stored 25-item answers, WAL mode"))
       }
     }
   }

@@ -37,18 +37,26 @@ struct EngineSection {
       if let jqSeconds { theirs.append(jqSeconds) }
     }
     let keystrokes = Double(TraceFile.events)
-    table.append(ResultRow(section: "9 engine", name: "(a) stream-search --replay, the 200k recording",
-      unit: "keystrokes/s", sample: Sample(ours).inverted { keystrokes / $0 }, target: "≥ 1.5 × jq"))
+    table.append(
+      ResultRow(
+        section: "9 engine", name: "(a) stream-search --replay, the 200k recording",
+        unit: "keystrokes/s", sample: Sample(ours).inverted { keystrokes / $0 }, target: "≥ 1.5 × jq"))
     guard !theirs.isEmpty else {
-      table.append(ResultRow(section: "9 engine", name: "(a) jq -c . on the same file", unit: "lines/s",
-        sample: nil, note: "skipped: jq is not installed"))
+      table.append(
+        ResultRow(
+          section: "9 engine", name: "(a) jq -c . on the same file", unit: "lines/s",
+          sample: nil, note: "skipped: jq is not installed"))
       return
     }
-    table.append(ResultRow(section: "9 engine", name: "(a) jq -c . on the same file", unit: "lines/s",
-      sample: Sample(theirs).inverted { keystrokes / $0 }))
+    table.append(
+      ResultRow(
+        section: "9 engine", name: "(a) jq -c . on the same file", unit: "lines/s",
+        sample: Sample(theirs).inverted { keystrokes / $0 }))
     let ratios = zip(ours, theirs).map { $1 / $0 }
-    table.append(ResultRow(section: "9 engine", name: "(a) stream-search ÷ jq, run by run", unit: "×",
-      sample: Sample(ratios), target: "≥ 1.5"))
+    table.append(
+      ResultRow(
+        section: "9 engine", name: "(a) stream-search ÷ jq, run by run", unit: "×",
+        sample: Sample(ratios), target: "≥ 1.5"))
   }
 
   /// (b) 100,000 sessions each typing one short word, replayed and live.
@@ -59,17 +67,19 @@ struct EngineSection {
     defer { unlink(output) }
     for live in [false, true] {
       let arguments = (live ? [] : ["--replay"]) + ["--input", path, "--format", "jsonl"]
-      let result = try ChildRun(executable: binary, arguments: arguments, outputPath: output).wait(clock: stopwatch.clock)
+      let result = try ChildRun(executable: binary, arguments: arguments, outputPath: output).wait(
+        clock: stopwatch.clock)
       // Counted a chunk at a time: holding the output would grow this process, and a child
       // spawned later reports at least this process's peak RSS as its own.
       let counts = try Self.count(["\"timedOut\"", "{\"type\":\"results\""], inFile: output)
       let (timedOut, results) = (counts[0], counts[1])
-      table.append(ResultRow(
-        section: "9 engine", name: "(b) 100,000 sessions, \(live ? "live" : "replayed"), peak RSS", unit: "MB",
-        sample: Sample([result.peakResidentMegabytes]), target: live ? "≤ 300" : "≤ 250",
-        note: String(format: "one run, %.1f s; ", result.seconds)
-          + "\(String(results).withThousandsSeparators) results, \(timedOut) timed out"
-          + (live ? " (target: none)" : "")))
+      table.append(
+        ResultRow(
+          section: "9 engine", name: "(b) 100,000 sessions, \(live ? "live" : "replayed"), peak RSS", unit: "MB",
+          sample: Sample([result.peakResidentMegabytes]), target: live ? "≤ 300" : "≤ 250",
+          note: String(format: "one run, %.1f s; ", result.seconds)
+            + "\(String(results).withThousandsSeparators) results, \(timedOut) timed out"
+            + (live ? " (target: none)" : "")))
     }
   }
 
@@ -80,10 +90,11 @@ struct EngineSection {
       RecordingWriter.writeRecording(lines: lines, to: child.input)
       let result = try child.wait(clock: stopwatch.clock)
       let rate = String(Int(Double(lines) / result.seconds)).withThousandsSeparators
-      table.append(ResultRow(
-        section: "9 engine", name: "(c) live, \(String(lines).withThousandsSeparators) lines piped, peak RSS",
-        unit: "MB", sample: Sample([result.peakResidentMegabytes]), target: "≤ 40, flat",
-        note: String(format: "one run, %.1f s, ", result.seconds) + "\(rate) lines/s"))
+      table.append(
+        ResultRow(
+          section: "9 engine", name: "(c) live, \(String(lines).withThousandsSeparators) lines piped, peak RSS",
+          unit: "MB", sample: Sample([result.peakResidentMegabytes]), target: "≤ 40, flat",
+          note: String(format: "one run, %.1f s, ", result.seconds) + "\(rate) lines/s"))
     }
   }
 
@@ -122,7 +133,9 @@ struct EngineSection {
     var lines: [(Int, String)] = []
     lines.reserveCapacity(count * 3)
     for session in 0..<count {
-      for (step, term) in ["t", "ta", "tay"].enumerated() { lines.append((session + step * 100, "\(session)\t\(term)")) }
+      for (step, term) in ["t", "ta", "tay"].enumerated() {
+        lines.append((session + step * 100, "\(session)\t\(term)"))
+      }
     }
     lines.sort { $0.0 < $1.0 }
     for (instant, entry) in lines {

@@ -20,8 +20,10 @@ struct InteractiveSection {
     let binary = BinarySection.binaryPath
     let name = "debounce deadline → redraw, \(Self.cycles) key-pause cycles through a pty"
     guard FileManager.default.isExecutableFile(atPath: binary) else {
-      table.append(ResultRow(section: "8 interactive", name: name, unit: "", sample: nil,
-        note: "skipped: no \(binary); build it with `swift build -c release --product stream-search`"))
+      table.append(
+        ResultRow(
+          section: "8 interactive", name: name, unit: "", sample: nil,
+          note: "skipped: no \(binary); build it with `swift build -c release --product stream-search`"))
       return
     }
     let process = try TerminalProcess(
@@ -29,8 +31,10 @@ struct InteractiveSection {
       environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
     defer { process.close() }
     guard await process.wait(until: { Self.contains($0.terminal[...], "Type to search") }) != nil else {
-      table.append(ResultRow(section: "8 interactive", name: name, unit: "", sample: nil,
-        note: "failed: the screen never appeared"))
+      table.append(
+        ResultRow(
+          section: "8 interactive", name: name, unit: "", sample: nil,
+          note: "failed: the screen never appeared"))
       return
     }
     var latencies: [Double] = []
@@ -41,8 +45,10 @@ struct InteractiveSection {
       let written = ContinuousClock.now
       process.type([0x15] + Array(term.utf8))  // Ctrl-U, then the new text: one read, one keystroke
       guard let redrawn = await process.wait(until: { Self.contains($0.terminal[offset...], marker) }) else {
-        table.append(ResultRow(section: "8 interactive", name: name, unit: "", sample: nil,
-          note: "failed: no answer for \(term) within 20 s"))
+        table.append(
+          ResultRow(
+            section: "8 interactive", name: name, unit: "", sample: nil,
+            note: "failed: no answer for \(term) within 20 s"))
         return
       }
       if cycle >= Self.warmUpCycles {
@@ -54,8 +60,10 @@ struct InteractiveSection {
     let sorted = latencies.sorted()
     let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
     let command = "stream-search (interactive, built-in catalog, --debounce 300ms)"
-    table.append(ResultRow(section: "8 interactive", name: "\(name): p50 (median), min, max", unit: "ms",
-      sample: Sample(latencies), note: command))
+    table.append(
+      ResultRow(
+        section: "8 interactive", name: "\(name): p50 (median), min, max", unit: "ms",
+        sample: Sample(latencies), note: command))
     table.append(ResultRow(section: "8 interactive", name: "the same, p99", unit: "ms", sample: Sample([p99])))
   }
 

@@ -2,9 +2,9 @@
 // median of the runs with their min and max. Time is wall time on an injected clock, or the
 // process's CPU time where sleeps would hide the work (debounce).
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// The median, min and max of a figure over the timed runs.
@@ -122,7 +122,7 @@ func check(_ what: String, _ actual: Int, equals expected: Int) throws {
 
 /// RUSAGE_SELF, typed as getrusage wants it on each platform.
 #if canImport(Glibc)
-private let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
+  private let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
 #else
-private let rusageSelf = RUSAGE_SELF
+  private let rusageSelf = RUSAGE_SELF
 #endif

@@ -15,8 +15,10 @@ struct ReplaySection {
     switch TraceFile.lines(options: options) {
     case .success(let read): lines = read
     case .failure(let failure):
-      table.append(ResultRow(section: "2 replay", name: "replay", unit: "keystrokes/s", sample: nil,
-        note: "skipped: \(failure.description)"))
+      table.append(
+        ResultRow(
+          section: "2 replay", name: "replay", unit: "keystrokes/s", sample: nil,
+          note: "skipped: \(failure.description)"))
       return
     }
     let count = Double(lines.count)
@@ -29,8 +31,10 @@ struct ReplaySection {
       }
       try check("parsed keystrokes", keystrokes, equals: lines.count)
     }
-    table.append(ResultRow(section: "2 replay", name: "InputLineParser.parse alone", unit: "lines/s",
-      sample: parse.inverted { 1e9 / $0 }))
+    table.append(
+      ResultRow(
+        section: "2 replay", name: "InputLineParser.parse alone", unit: "lines/s",
+        sample: parse.inverted { 1e9 / $0 }))
     for encode in [false, true] {
       var shape = ""
       let sample = try await stopwatch.nanosecondsPerUnit(
@@ -40,12 +44,13 @@ struct ReplaySection {
         shape = [(run.summary.searches, "searches"), (run.summary.requests, "requests"), (run.events, "events")]
           .map { "\(String($0).withThousandsSeparators) \($1)" }.joined(separator: ", ")
       }
-      table.append(ResultRow(
-        section: "2 replay",
-        name: encode ? "(ii) replay, every event encoded to JSON Lines" : "(i) replay, events counted",
-        unit: "keystrokes/s", sample: sample.inverted { 1e9 / $0 },
-        target: encode ? "" : "≥ 2,000,000", anchor: encode ? "" : "RxPY ≈ 60,000",
-        note: "\(shape); 80 ms latency; parse and catalog index build included"))
+      table.append(
+        ResultRow(
+          section: "2 replay",
+          name: encode ? "(ii) replay, every event encoded to JSON Lines" : "(i) replay, events counted",
+          unit: "keystrokes/s", sample: sample.inverted { 1e9 / $0 },
+          target: encode ? "" : "≥ 2,000,000", anchor: encode ? "" : "RxPY ≈ 60,000",
+          note: "\(shape); 80 ms latency; parse and catalog index build included"))
     }
     // The binary's defaults (latency 0): what a search costs when nothing waits, and the jobs.
     var jobs = 0
@@ -57,17 +62,24 @@ struct ReplaySection {
       jobs = run.jobs
       loaded = run.loadedSearches
     }
-    table.append(ResultRow(section: "2 replay", name: "(iii) replay at the binary's defaults (latency 0), encoded",
-      unit: "keystrokes/s", sample: atDefaults.inverted { 1e9 / $0 }, target: "≥ 1,000,000",
-      note: "\(String(loaded).withThousandsSeparators) searches loaded; parse and catalog index build included"))
-    table.append(ResultRow(section: "2 replay", name: "(iii) executor jobs per keystroke", unit: "jobs",
-      sample: Sample([Double(jobs) / count]), target: "≤ 0.2",
-      note: "\(String(jobs).withThousandsSeparators) jobs for \(String(lines.count).withThousandsSeparators) keystrokes"))
+    table.append(
+      ResultRow(
+        section: "2 replay", name: "(iii) replay at the binary's defaults (latency 0), encoded",
+        unit: "keystrokes/s", sample: atDefaults.inverted { 1e9 / $0 }, target: "≥ 1,000,000",
+        note: "\(String(loaded).withThousandsSeparators) searches loaded; parse and catalog index build included"))
+    table.append(
+      ResultRow(
+        section: "2 replay", name: "(iii) executor jobs per keystroke", unit: "jobs",
+        sample: Sample([Double(jobs) / count]), target: "≤ 0.2",
+        note:
+          "\(String(jobs).withThousandsSeparators) jobs for \(String(lines.count).withThousandsSeparators) keystrokes"))
     let slow = try Self.replay(lines, encode: true, latency: .milliseconds(80))
-    table.append(ResultRow(section: "2 replay", name: "(iv) executor jobs per loaded search, 80 ms latency",
-      unit: "jobs", sample: Sample([Double(slow.jobs) / Double(max(slow.loadedSearches, 1))]), target: "≤ 8",
-      note: "\(String(slow.jobs).withThousandsSeparators) jobs, "
-        + "\(String(slow.loadedSearches).withThousandsSeparators) searches loaded"))
+    table.append(
+      ResultRow(
+        section: "2 replay", name: "(iv) executor jobs per loaded search, 80 ms latency",
+        unit: "jobs", sample: Sample([Double(slow.jobs) / Double(max(slow.loadedSearches, 1))]), target: "≤ 8",
+        note: "\(String(slow.jobs).withThousandsSeparators) jobs, "
+          + "\(String(slow.loadedSearches).withThousandsSeparators) searches loaded"))
   }
 
   /// What one replay gave.

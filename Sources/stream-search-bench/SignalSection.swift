@@ -24,10 +24,13 @@ struct SignalSection {
         if status != expected { wrongStatuses += 1 }
         latencies.append(nanoseconds(elapsed) / 1e6)
       }
-      let note = (signal == SIGTERM ? "SIGTERM" : "SIGINT")
+      let note =
+        (signal == SIGTERM ? "SIGTERM" : "SIGINT")
         + (wrongStatuses == 0 ? ", every exit status \(expected)" : "; \(wrongStatuses) exits not \(expected)")
-      table.append(ResultRow(section: "10 signals", name: name, unit: "ms", sample: Sample(latencies),
-        target: "≤ 100", note: note))
+      table.append(
+        ResultRow(
+          section: "10 signals", name: name, unit: "ms", sample: Sample(latencies),
+          target: "≤ 100", note: note))
     }
   }
 }

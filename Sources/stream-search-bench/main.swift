@@ -25,7 +25,9 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   if options.includes("binary") {
     try await BinarySection(options: options, stopwatch: stopwatch).measure(into: &table)
   }
-  if options.includes("engine") { try await EngineSection(options: options, stopwatch: stopwatch).measure(into: &table) }
+  if options.includes("engine") {
+    try await EngineSection(options: options, stopwatch: stopwatch).measure(into: &table)
+  }
   if options.includes("signals") { try await SignalSection().measure(into: &table) }
   if options.includes("cancel") { try await CancelSection().measure(into: &table) }
   if options.includes("interactive") { try await InteractiveSection(options: options).measure(into: &table) }
@@ -60,8 +62,10 @@ case .success(let table):
     print(table.text())
     let wall = nanoseconds(wallStart.duration(to: wallClock.now)) / 1e9
     let cpu = (processCPUNanoseconds() - started) / 1e9
-    print(String(format: "\nruns: %d after a warm-up; total %.0f s wall, %.0f s CPU; peak RSS %d MB",
-      options.runs, wall, cpu, peakResidentBytes() >> 20))
+    print(
+      String(
+        format: "\nruns: %d after a warm-up; total %.0f s wall, %.0f s CPU; peak RSS %d MB",
+        options.runs, wall, cpu, peakResidentBytes() >> 20))
   }
 case .failure(let error):
   FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

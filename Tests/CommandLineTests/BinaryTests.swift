@@ -32,14 +32,15 @@ import Testing
     #expect(result.status == 0)
   }
 
-  @Test(arguments: try Golden.errorCases().filter {
-    // The first three, and issue 10's refused values: each was accepted before and misbehaved.
-    [
-      "--debounc 300ms", "--limit abc", "record --inptu keys.txt", "--cache-size 1000000000",
-      "--source http://127.0.0.1:8080/search?media=software&term=evil", "--source http://127.0.0.1:8080/search#top",
-      "--replay --follow --input keys.fifo",
-    ].contains($0.testDescription)
-  })
+  @Test(
+    arguments: try Golden.errorCases().filter {
+      // The first three, and issue 10's refused values: each was accepted before and misbehaved.
+      [
+        "--debounc 300ms", "--limit abc", "record --inptu keys.txt", "--cache-size 1000000000",
+        "--source http://127.0.0.1:8080/search?media=software&term=evil", "--source http://127.0.0.1:8080/search#top",
+        "--replay --follow --input keys.fifo",
+      ].contains($0.testDescription)
+    })
   func usageErrorGoesToStandardErrorWithStatus64(golden: Golden.ErrorCase) async throws {
     let result = try await run(golden.arguments)
     #expect(result.stdout == "")

@@ -27,16 +27,20 @@ import Testing
     #expect(RunSetup.cacheDirectory(for: itunes, environment: home) == "/home/me/.cache/stream-search")
     #expect(RunSetup.cacheDirectory(for: itunes, environment: xdg) == "/var/cache/me/stream-search")
     // A relative XDG_CACHE_HOME is invalid by the XDG rules: ignored.
-    #expect(RunSetup.cacheDirectory(for: itunes, environment: ["HOME": "/h", "XDG_CACHE_HOME": "rel"])
-      == "/h/.cache/stream-search")
+    #expect(
+      RunSetup.cacheDirectory(for: itunes, environment: ["HOME": "/h", "XDG_CACHE_HOME": "rel"])
+        == "/h/.cache/stream-search")
     #expect(RunSetup.cacheDirectory(for: try searchOptions([]), environment: home) == nil, "the catalog")
-    #expect(RunSetup.cacheDirectory(for: try searchOptions(["--source", "itunes", "--replay"]), environment: home)
-      == nil)
+    #expect(
+      RunSetup.cacheDirectory(for: try searchOptions(["--source", "itunes", "--replay"]), environment: home)
+        == nil)
     let replayWithDir = try searchOptions(["--source", "itunes", "--replay", "--cache-dir", "/d"])
     #expect(RunSetup.cacheDirectory(for: replayWithDir, environment: home) == "/d")
-    #expect(RunSetup.cacheDirectory(
-      for: try searchOptions(["--source", "itunes", "--cache-dir", "none"]), environment: home) == nil)
-    #expect(RunSetup.cacheDirectory(
-      for: try searchOptions(["--source", "itunes", "--cache-size", "0"]), environment: home) == nil)
+    #expect(
+      RunSetup.cacheDirectory(
+        for: try searchOptions(["--source", "itunes", "--cache-dir", "none"]), environment: home) == nil)
+    #expect(
+      RunSetup.cacheDirectory(
+        for: try searchOptions(["--source", "itunes", "--cache-size", "0"]), environment: home) == nil)
   }
 }

@@ -25,7 +25,8 @@ import Testing
   private static let duration = "expected a duration such as 300ms, 1.5s, 2m or 1h"
   private static let positive = "expected a duration greater than 0"
   private static let source = "expected catalog, itunes, or an http(s) URL with a host"
-  private static let categories = "expected a comma-separated list of "
+  private static let categories =
+    "expected a comma-separated list of "
     + "music, movies, podcasts, musicVideo, audiobook, shortFilm, tvShow, software, ebook"
   private static let rate = "expected a rate such as 20/min, 5/s, 100/h or 20/60s, or none"
   private static let country = "expected a two-letter country code, e.g. US"
@@ -59,7 +60,9 @@ import Testing
       ["--categories", "music,books"],
       invalid("music,books", "--categories", "unknown category 'books'; \(categories)")
     ),
-    (["--categories", "music,,movies"], invalid("music,,movies", "--categories", "empty category name; \(categories)")),
+    (
+      ["--categories", "music,,movies"], invalid("music,,movies", "--categories", "empty category name; \(categories)")
+    ),
     (["--country", "USA"], invalid("USA", "--country", country)),
     (["--country", "1A"], invalid("1A", "--country", country)),
     (["--country", "ÜS"], invalid("ÜS", "--country", country)),
@@ -92,19 +95,22 @@ import Testing
   }
 
   @Test func theFirstBadOptionIsTheOneReported() {
-    #expect(usageError(["--limit", "0", "--debounce", "300"])?.error == .invalidValue(
-      "0", option: "--limit", reason: "expected a whole number from 1 to 200"
-    ))
+    #expect(
+      usageError(["--limit", "0", "--debounce", "300"])?.error
+        == .invalidValue(
+          "0", option: "--limit", reason: "expected a whole number from 1 to 200"
+        ))
   }
 
   @Test func reportIsExactlyThreeLines() throws {
     let error = try #require(usageError(["--limit", "abc"]))
-    #expect(error.text == """
-      Error: Invalid value 'abc' for '--limit': expected a whole number from 1 to 200.
-      Usage: stream-search [--replay] [--input PATH] [options]
-      See 'stream-search --help' for more information.
+    #expect(
+      error.text == """
+        Error: Invalid value 'abc' for '--limit': expected a whole number from 1 to 200.
+        Usage: stream-search [--replay] [--input PATH] [options]
+        See 'stream-search --help' for more information.
 
-      """)
+        """)
   }
 
   @Test func controlCharactersInTheUsersWordsCannotBreakTheReportIntoMoreLines() throws {
@@ -115,12 +121,13 @@ import Testing
 
   @Test func recordErrorsPointToRecordsUsageAndHelp() throws {
     let error = try #require(usageError(["record", "--inptu", "x"]))
-    #expect(error.text == """
-      Error: Unknown option '--inptu'. Did you mean '--input'?
-      Usage: stream-search record [--input PATH]
-      See 'stream-search record --help' for more information.
+    #expect(
+      error.text == """
+        Error: Unknown option '--inptu'. Did you mean '--input'?
+        Usage: stream-search record [--input PATH]
+        See 'stream-search record --help' for more information.
 
-      """)
+        """)
   }
 
   @Test(arguments: [

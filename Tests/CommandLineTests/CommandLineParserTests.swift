@@ -71,11 +71,29 @@ func webAddress(_ text: String) -> URL {
   static let validOptions: [([String], CommandLineOptions)] = [
     (["--input", "keys.txt"], defaults { $0.inputPath = "keys.txt" }),
     (["--input", "-"], defaults()),
-    (["--input", "keys.txt", "--follow"], defaults { $0.inputPath = "keys.txt"; $0.follow = true }),
+    (
+      ["--input", "keys.txt", "--follow"],
+      defaults {
+        $0.inputPath = "keys.txt"
+        $0.follow = true
+      }
+    ),
     (["--replay"], defaults { $0.replay = true }),
     (["--source", "catalog"], defaults()),
-    (["--source", "itunes"], defaults { $0.source = .itunes; $0.pipeline.rateLimit = .itunes }),
-    (["--source", "iTunes"], defaults { $0.source = .itunes; $0.pipeline.rateLimit = .itunes }),
+    (
+      ["--source", "itunes"],
+      defaults {
+        $0.source = .itunes
+        $0.pipeline.rateLimit = .itunes
+      }
+    ),
+    (
+      ["--source", "iTunes"],
+      defaults {
+        $0.source = .itunes
+        $0.pipeline.rateLimit = .itunes
+      }
+    ),
     (
       ["--source", "http://127.0.0.1:8080/search"],
       defaults { $0.source = .url(webAddress("http://127.0.0.1:8080/search")) }
@@ -102,7 +120,10 @@ func webAddress(_ text: String) -> URL {
     (["--source", "itunes", "--rate-limit", "none"], defaults { $0.source = .itunes }),
     (
       ["--source", "itunes", "--rate-limit", "100/h"],
-      defaults { $0.source = .itunes; $0.pipeline.rateLimit = RateLimit(permits: 100, per: .seconds(3_600)) }
+      defaults {
+        $0.source = .itunes
+        $0.pipeline.rateLimit = RateLimit(permits: 100, per: .seconds(3_600))
+      }
     ),
     (["--cache-size", "0"], defaults { $0.pipeline.cacheCapacity = 0 }),
     (["--cache-size", "50"], defaults { $0.pipeline.cacheCapacity = 50 }),

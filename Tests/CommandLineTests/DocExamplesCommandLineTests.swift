@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The examples below are copies of the docs, word for word, so the formatter must not reflow them.
 // The code examples in the executable's doc comments, copied word for word and compiled. They
 // are not run: each ends the process (exit) or waits for a signal sent to it, which would end
 // or disturb the test process. `everyToolDocExampleIsCopiedHere` fails when an example changes

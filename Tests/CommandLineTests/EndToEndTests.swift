@@ -28,9 +28,10 @@ import Testing
     // Every session has a term pending when the input ends: they all settle at one instant, and
     // must come out in the same order whatever order a process's dictionaries iterate in.
     let sessions = ["zed", "amy", "kim", "bob", "lea", "max", "ivy", "tom"]
-    let recording = sessions.enumerated().map { index, session in
-      #"{"at_ms": \#(index * 10), "term": "radio\#(index)", "session": "\#(session)"}"#
-    }.joined(separator: "\n") + "\n"
+    let recording =
+      sessions.enumerated().map { index, session in
+        #"{"at_ms": \#(index * 10), "term": "radio\#(index)", "session": "\#(session)"}"#
+      }.joined(separator: "\n") + "\n"
     var first: Data?
     for _ in 1...10 {
       let result = try await Subprocess.run(try toolBinary(), arguments: ["--replay"], input: Data(recording.utf8))

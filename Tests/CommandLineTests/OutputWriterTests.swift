@@ -108,13 +108,14 @@ final class TestPipe {
   }
 
   @Test func verboseWritesTopicLinesWarningsAndErrors() throws {
-    #expect(try logged(at: .verbose, everyKind) == """
-      [network] GET /search?term=abba
-      [cache] hit abba
-      Warning: skipped line 3: not JSON
-      Error: cannot open keys.txt
+    #expect(
+      try logged(at: .verbose, everyKind) == """
+        [network] GET /search?term=abba
+        [cache] hit abba
+        Warning: skipped line 3: not JSON
+        Error: cannot open keys.txt
 
-      """)
+        """)
   }
 
   @Test func normalLeavesOutTopicLines() throws {

@@ -12,7 +12,9 @@ import Testing
   }
 
   @Test func aUsersOwnCatalogFileAnswersTheSearches() async throws {
-    let catalog = try temporaryFile("catalog.json", """
+    let catalog = try temporaryFile(
+      "catalog.json",
+      """
       [{"trackId": 1, "kind": "song", "trackName": "Zyzzyva Nights", "artistName": "The Qwerty"},
        {"trackId": 2, "kind": "feature-movie", "trackName": "Zyzzyva: The Movie"}]
       """)

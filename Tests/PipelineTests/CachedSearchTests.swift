@@ -14,9 +14,10 @@ import Testing
     }
     #expect(source.requests.map(\.category) == [.music, .movies, .podcasts, .music])
     // The answer's source names where its items came from: the failed music request gave none.
-    #expect(log.lines.dropLast() == [
-      "search tay@300", "results tay load@305", "cleared@1000", "search tay@2300", "results tay cache@2305",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "search tay@300", "results tay load@305", "cleared@1000", "search tay@2300", "results tay cache@2305",
+      ])
     guard case .results(_, _, let categories, _) = log.events[4].kind else {
       Issue.record("expected results, got \(log.lines)")
       return
@@ -42,12 +43,13 @@ import Testing
         clock: $0, latencies: [.music: .milliseconds(30), .movies: .milliseconds(10), .podcasts: .milliseconds(20)])
     }
     #expect(source.requests.count == 3)
-    #expect(log.lines.dropLast() == [
-      "search tay@300", "partial tay movies@310", "partial tay podcasts@320", "partial tay music@330",
-      "results tay load@330", "cleared@1000",
-      "search tay@2300", "partial tay music@2300", "partial tay movies@2300", "partial tay podcasts@2300",
-      "results tay cache@2300",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "search tay@300", "partial tay movies@310", "partial tay podcasts@320", "partial tay music@330",
+        "results tay load@330", "cleared@1000",
+        "search tay@2300", "partial tay music@2300", "partial tay movies@2300", "partial tay podcasts@2300",
+        "results tay cache@2300",
+      ])
   }
 
   @Test func aWhollyCachedSearchCountsOneHitPerCategory() throws {

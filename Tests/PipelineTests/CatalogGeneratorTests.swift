@@ -43,22 +43,26 @@ import Testing
     let songs = items.filter { $0.kind == "song" }
     let movies = items.filter { $0.kind == "feature-movie" }
     let podcasts = items.filter { $0.kind == "podcast" }
-    #expect(songs.allSatisfy {
-      $0.wrapperType == "track" && $0.trackName != nil && $0.artistName != nil && $0.collectionName != nil
-    })
+    #expect(
+      songs.allSatisfy {
+        $0.wrapperType == "track" && $0.trackName != nil && $0.artistName != nil && $0.collectionName != nil
+      })
     #expect(movies.allSatisfy { $0.trackName != nil && $0.trackTimeMillis != nil })
     #expect(podcasts.allSatisfy { $0.feedUrl?.hasPrefix("https://catalog.invalid/") == true })
-    #expect(items.allSatisfy {
-      $0.trackViewUrl?.hasPrefix("https://catalog.invalid/") == true && $0.popularity != nil
-        && $0.releaseDate?.count == 20 && $0.primaryGenreName != nil && $0.price != nil
-    })
+    #expect(
+      items.allSatisfy {
+        $0.trackViewUrl?.hasPrefix("https://catalog.invalid/") == true && $0.popularity != nil
+          && $0.releaseDate?.count == 20 && $0.primaryGenreName != nil && $0.price != nil
+      })
   }
 
   @Test func containsTheWellKnownNamesPeopleType() {
     let items = CatalogSource.generatedItems()
     let artists = Set(items.compactMap(\.artistName))
-    for artist in ["Taylor Swift", "Radiohead", "Hans Zimmer", "Drake", "Beyoncé", "Sigur Rós", "宇多田ヒカル",
-                   "AC/DC", "Simon & Garfunkel"] {
+    for artist in [
+      "Taylor Swift", "Radiohead", "Hans Zimmer", "Drake", "Beyoncé", "Sigur Rós", "宇多田ヒカル",
+      "AC/DC", "Simon & Garfunkel",
+    ] {
       #expect(artists.contains(artist), "\(artist)")
     }
     let titles = Set(items.compactMap(\.trackName))

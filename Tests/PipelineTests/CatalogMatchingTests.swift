@@ -28,9 +28,10 @@ import Testing
     #expect(try await search("tylor").isEmpty)
     let eminem = try await search("eminem", limit: 200)
     #expect(!eminem.isEmpty)
-    #expect(eminem.allSatisfy { item in
-      [item.trackName, item.collectionName, item.artistName].contains { $0?.contains("Eminem") == true }
-    })
+    #expect(
+      eminem.allSatisfy { item in
+        [item.trackName, item.collectionName, item.artistName].contains { $0?.contains("Eminem") == true }
+      })
   }
 
   @Test func typosInALongWordStillFindCeramicNames() async throws {
@@ -70,11 +71,12 @@ import Testing
   @Test func everyWordOfAMultiWordQueryMustMatch() async throws {
     let items = try await search("swift tay")
     #expect(!items.isEmpty)
-    #expect(items.allSatisfy { item in
-      let names = [item.trackName, item.collectionName, item.artistName].compactMap { $0?.lowercased() }
-      let words = names.joined(separator: " ")
-      return words.contains("swift") && words.contains("tay")
-    })
+    #expect(
+      items.allSatisfy { item in
+        let names = [item.trackName, item.collectionName, item.artistName].compactMap { $0?.lowercased() }
+        let words = names.joined(separator: " ")
+        return words.contains("swift") && words.contains("tay")
+      })
   }
 
   @Test func theLimitCapsTheAnswer() async throws {

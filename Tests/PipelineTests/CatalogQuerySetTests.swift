@@ -1,7 +1,8 @@
+import Testing
+
 // What people type first, against the built-in catalog: 176 queries (films, artists, songs,
 // podcasts, prefixes, typos), each with the item that must come first in its category.
 @testable import Pipeline
-import Testing
 
 @Suite struct CatalogQuerySetTests {
   /// What a query is a test of; the hit rate is reported per kind.

@@ -1,8 +1,9 @@
 // The indexed search against the ranking rule's definition (`CatalogRanking`), which ranks every
 // item of a generated catalog one by one, for keystroke prefixes and typos of names in the catalog.
 import CatalogFiller
-@testable import Pipeline
 import Testing
+
+@testable import Pipeline
 
 @Suite struct CatalogReferenceTests {
   private static let items = CatalogSource.generatedItems(count: 1_000)

@@ -2,8 +2,9 @@
 // must be exactly those of the same items given as `SearchItem`s. The embedded reader skips
 // lines it cannot use.
 import CatalogFiller
-@testable import Pipeline
 import Testing
+
+@testable import Pipeline
 
 @Suite struct CatalogStoreTests {
   @Test func compactCatalogAnswersExactlyLikeItsRenderedItems() async throws {
@@ -28,9 +29,10 @@ import Testing
     let source = CatalogSource(items: CatalogSource.generatedItems(count: 20_000))
     let items = try await source.search(SearchRequest(term: "strnger", category: .music, limit: 25))
     #expect(items.count == 25)
-    #expect(items.allSatisfy { item in
-      [item.trackName, item.collectionName, item.artistName].contains { $0?.lowercased().contains("strange") == true }
-    })
+    #expect(
+      items.allSatisfy { item in
+        [item.trackName, item.collectionName, item.artistName].contains { $0?.lowercased().contains("strange") == true }
+      })
   }
 
   @Test func theReaderLeavesOutLinesItCannotUse() {

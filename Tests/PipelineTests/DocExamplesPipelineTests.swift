@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The examples below are copies of the docs, word for word, so the formatter must not reflow them.
 // Every code example in Pipeline's doc comments, copied word for word into this target's tests
 // and run (SearchSource's stub is SearchSourceIsNetworkTests'; the iTunes one is only compiled:
 // it asks Apple's server, and tests have no internet).

@@ -15,7 +15,8 @@ import Testing
     for row in stride(from: 1, through: left.count, by: 1) {
       for column in stride(from: 1, through: right.count, by: 1) {
         let cost = left[row - 1] == right[column - 1] ? 0 : 1
-        table[row][column] = min(table[row - 1][column] + 1, table[row][column - 1] + 1, table[row - 1][column - 1] + cost)
+        table[row][column] = min(
+          table[row - 1][column] + 1, table[row][column - 1] + 1, table[row - 1][column - 1] + cost)
         if row > 1, column > 1, left[row - 1] == right[column - 2], left[row - 2] == right[column - 1] {
           table[row][column] = min(table[row][column], table[row - 2][column - 2] + 1)
         }

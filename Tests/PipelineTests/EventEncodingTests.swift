@@ -58,8 +58,10 @@ enum EventExamples {
     (
       SearchEvent(
         seq: 9, atMilliseconds: 9000,
-        kind: .summary(RunSummary(inputLines: 1000, inputErrors: 1, searches: 120, results: 118, errors: 1,
-                                  cancellations: 3, requests: 200, cacheHits: 80))
+        kind: .summary(
+          RunSummary(
+            inputLines: 1000, inputErrors: 1, searches: 120, results: 118, errors: 1,
+            cancellations: 3, requests: 200, cacheHits: 80))
       ),
       #"{"type":"summary","seq":9,"at_ms":9000,"input_lines":1000,"input_errors":1,"searches":120,"results":118,"#
         + #""errors":1,"cancellations":3,"requests":200,"cache_hits":80}"#
@@ -107,8 +109,9 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     var buffer = Array("previous\n".utf8)
     encoder.encode(EventExamples.pairs[0].0, into: &buffer)
     encoder.encode(EventExamples.pairs[2].0, into: &buffer)
-    #expect(String(decoding: buffer, as: UTF8.self)
-      == "previous\n" + EventExamples.pairs[0].1 + "\n" + EventExamples.pairs[2].1 + "\n")
+    #expect(
+      String(decoding: buffer, as: UTF8.self)
+        == "previous\n" + EventExamples.pairs[0].1 + "\n" + EventExamples.pairs[2].1 + "\n")
   }
 
   static let hostileStrings: [String] = [
@@ -147,8 +150,10 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     #expect((categories[0]["count"] as? NSNumber)?.intValue == 1)
     let encodedItem = try #require((categories[0]["items"] as? [[String: Any]])?.first)
     #expect((encodedItem["id"] as? NSNumber)?.intValue == -7)
-    for key in ["kind", "title", "artist", "url", "preview_url", "artwork_url", "release_date", "genre", "currency",
-                "country", "feed_url"] {
+    for key in [
+      "kind", "title", "artist", "url", "preview_url", "artwork_url", "release_date", "genre", "currency",
+      "country", "feed_url",
+    ] {
       #expect(scalars(encodedItem[key] as? String) == scalars(text), "item field \(key)")
     }
     for key in ["collection", "duration_ms", "price"] { #expect(encodedItem[key] == nil, "absent \(key)") }
@@ -184,7 +189,8 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
       var text = ""
       for _ in 0..<length {
         // Mostly low scalars (where the escapes are), some from anywhere in Unicode.
-        let value = Bool.random(using: &generator)
+        let value =
+          Bool.random(using: &generator)
           ? UInt32.random(in: 0...0x7F, using: &generator) : UInt32.random(in: 0...0x10FFFF, using: &generator)
         if let scalar = Unicode.Scalar(value) { text.unicodeScalars.append(scalar) }
       }
@@ -198,10 +204,16 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     for price in prices {
       let event = SearchEvent(
         seq: Int.max, atMilliseconds: Int64.max,
-        kind: .results(term: "t", source: .cache,
-                       categories: [.init(category: .music, outcome: .items([SearchItem(id: Int.min, price: price)],
-                                                                             from: .cache))],
-                       elapsedMilliseconds: Int64.min)
+        kind: .results(
+          term: "t", source: .cache,
+          categories: [
+            .init(
+              category: .music,
+              outcome: .items(
+                [SearchItem(id: Int.min, price: price)],
+                from: .cache))
+          ],
+          elapsedMilliseconds: Int64.min)
       )
       let line = encoder.encode(event)
       #expect(line.contains(#""seq":9223372036854775807,"at_ms":9223372036854775807"#))
@@ -214,10 +226,12 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
       #expect(Double(String(token))?.sign == price.sign)
     }
     for price in [Double.nan, .infinity, -.infinity] {
-      let event = SearchEvent(seq: 1, atMilliseconds: 0, kind: .results(
-        term: "t", source: .cache,
-        categories: [.init(category: .music, outcome: .items([SearchItem(id: 1, price: price)], from: .cache))],
-        elapsedMilliseconds: 0))
+      let event = SearchEvent(
+        seq: 1, atMilliseconds: 0,
+        kind: .results(
+          term: "t", source: .cache,
+          categories: [.init(category: .music, outcome: .items([SearchItem(id: 1, price: price)], from: .cache))],
+          elapsedMilliseconds: 0))
       let line = encoder.encode(event)
       #expect(line.contains(#""price":null"#))
       _ = try parseEventLine(line)
@@ -233,24 +247,30 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
   }
 
   @Test func formatsResultsWithCountsAndTitlesUnderThem() {
-    #expect(formatter.format(EventExamples.pairs[1].0) == """
-        1.577s  results   [u42] "taylor"  load 401ms  music 1, podcasts failed (timedOut)
-                            music: Shake It Off
-      """)
+    #expect(
+      formatter.format(EventExamples.pairs[1].0) == """
+          1.577s  results   [u42] "taylor"  load 401ms  music 1, podcasts failed (timedOut)
+                              music: Shake It Off
+        """)
   }
 
   @Test func showsAtMostThreeTitlesPerCategory() {
     let items = (1...5).map { SearchItem(id: $0, trackName: "Song \($0)") } + [SearchItem(id: 6)]
-    let event = SearchEvent(seq: 1, atMilliseconds: 123_456, kind: .results(
-      term: "s", source: .cache,
-      categories: [CategoryResult(category: .music, outcome: .items(items, from: .cache)),
-                   CategoryResult(category: .movies, outcome: .items([items[5]], from: .catalog))],
-      elapsedMilliseconds: 0))
-    #expect(formatter.format(event).split(separator: "\n") == [
-      #"123.456s  results   "s"  cache 0ms  music 6, movies 1"#,
-      "                      music: Song 1 · Song 2 · Song 3",
-      "                      movies: #6",
-    ])
+    let event = SearchEvent(
+      seq: 1, atMilliseconds: 123_456,
+      kind: .results(
+        term: "s", source: .cache,
+        categories: [
+          CategoryResult(category: .music, outcome: .items(items, from: .cache)),
+          CategoryResult(category: .movies, outcome: .items([items[5]], from: .catalog)),
+        ],
+        elapsedMilliseconds: 0))
+    #expect(
+      formatter.format(event).split(separator: "\n") == [
+        #"123.456s  results   "s"  cache 0ms  music 6, movies 1"#,
+        "                      music: Song 1 · Song 2 · Song 3",
+        "                      movies: #6",
+      ])
   }
 
   @Test func formatsAClear() {
@@ -262,8 +282,9 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
   }
 
   @Test func formatsAnError() {
-    #expect(formatter.format(EventExamples.pairs[4].0)
-      == #"  3.000s  error     "drake"  server: the service failed with status 503"#)
+    #expect(
+      formatter.format(EventExamples.pairs[4].0)
+        == #"  3.000s  error     "drake"  server: the service failed with status 503"#)
   }
 
   @Test func formatsAnInputError() {
@@ -275,8 +296,9 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
   }
 
   @Test func formatsASummary() {
-    #expect(formatter.format(EventExamples.pairs[6].0) == "  9.000s  summary   1000 lines (1 bad), 120 searches, "
-      + "118 results, 1 errors, 3 cancelled, 200 requests, 80 cache hits")
+    #expect(
+      formatter.format(EventExamples.pairs[6].0) == "  9.000s  summary   1000 lines (1 bad), 120 searches, "
+        + "118 results, 1 errors, 3 cancelled, 200 requests, 80 cache hits")
   }
 
   @Test func coloursTheLabelOnlyWhenAsked() {
@@ -313,8 +335,10 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     "cancelled": ["term", "reason"],
     "error": ["term", "error"],
     "input_error": ["line", "reason"],
-    "summary": ["input_lines", "input_errors", "searches", "results", "errors", "cancellations", "requests",
-                "cache_hits"],
+    "summary": [
+      "input_lines", "input_errors", "searches", "results", "errors", "cancellations", "requests",
+      "cache_hits",
+    ],
   ]
 
   @Test func everyExampleParsesAndHasTheDocumentedFields() throws {

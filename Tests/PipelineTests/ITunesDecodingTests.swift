@@ -9,7 +9,8 @@ import Testing
   }
 
   @Test func identifierFallsBackFromTrackToCollectionToArtist() throws {
-    let response = try decode("""
+    let response = try decode(
+      """
       {"resultCount": 3, "results": [
         {"trackId": 1, "collectionId": 2, "artistId": 3},
         {"collectionId": 20, "artistId": 30},
@@ -20,7 +21,8 @@ import Testing
   }
 
   @Test func resultsWithoutIdentifierAreSkippedAndCounted() throws {
-    let response = try decode("""
+    let response = try decode(
+      """
       {"resultCount": 4, "results": [
         {"trackId": 1}, {"trackName": "no id"}, {"trackId": "7"}, 42, {"artistId": 5}
       ]}
@@ -31,7 +33,8 @@ import Testing
   }
 
   @Test func fieldOfTheWrongTypeBecomesNilWithoutLosingTheResult() throws {
-    let response = try decode("""
+    let response = try decode(
+      """
       {"results": [{"trackId": 9, "trackName": 12, "trackTimeMillis": "long", "artistName": "A",
         "trackPrice": "free", "collectionPrice": 1.29, "unknownField": {"nested": true}}]}
       """)
@@ -44,7 +47,8 @@ import Testing
   }
 
   @Test func artworkIsTheLargestPresentAndPriceTheFirstPresent() throws {
-    let response = try decode("""
+    let response = try decode(
+      """
       {"results": [
         {"trackId": 1, "artworkUrl30": "a30", "artworkUrl60": "a60", "artworkUrl100": "a100",
          "trackPrice": 0.99, "collectionPrice": 9.99},

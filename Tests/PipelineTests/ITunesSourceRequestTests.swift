@@ -30,11 +30,12 @@ import Testing
       return try #require(server.requests.first)
     }
     #expect(request.path == "/search")
-    #expect(request.parameters == [
-      QueryParameter("term", "abba"), QueryParameter("media", "podcast"), QueryParameter("entity", "podcast"),
-      QueryParameter("limit", "7"), QueryParameter("country", "GB"), QueryParameter("lang", "en_us"),
-      QueryParameter("explicit", "No"),
-    ])
+    #expect(
+      request.parameters == [
+        QueryParameter("term", "abba"), QueryParameter("media", "podcast"), QueryParameter("entity", "podcast"),
+        QueryParameter("limit", "7"), QueryParameter("country", "GB"), QueryParameter("lang", "en_us"),
+        QueryParameter("explicit", "No"),
+      ])
   }
 
   @Test(arguments: [(0, "1"), (-5, "1"), (200, "200"), (500, "200")])

@@ -52,8 +52,9 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
   }
 
   @Test func readsAJSONKeystrokeWithEveryField() {
-    #expect(parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
-      == keystroke("Tay", at: 1234, session: "u42"))
+    #expect(
+      parse(#"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#)
+        == keystroke("Tay", at: 1234, session: "u42"))
     #expect(parse(#"{"term":""}"#) == keystroke(""))
   }
 
@@ -74,10 +75,14 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
 
   @Test func ignoresUnknownFieldsOfAnyKind() {
     let expected = keystroke("x", at: 1)
-    for unknown in [#""n": -1.5e-3"#, #""b": true"#, #""f": false"#, #""z": null"#, ##""s": "\"}{""##,
-                    #""a": [1, {"term": 5}]"#, #""o": {"at_ms": -1}"#, #""\u0074erm2": 1"#] {
-      #expect(parse(#"{"term": "x", "#
-        + unknown + #", "at_ms": 1}"#) == expected, "\(unknown)")
+    for unknown in [
+      #""n": -1.5e-3"#, #""b": true"#, #""f": false"#, #""z": null"#, ##""s": "\"}{""##,
+      #""a": [1, {"term": 5}]"#, #""o": {"at_ms": -1}"#, #""\u0074erm2": 1"#,
+    ] {
+      #expect(
+        parse(
+          #"{"term": "x", "#
+            + unknown + #", "at_ms": 1}"#) == expected, "\(unknown)")
     }
   }
 
@@ -89,8 +94,9 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(parse(#"{"term": "x", "at_ms": 1234.0}"#) == keystroke("x", at: 1234))
     #expect(parse(#"{"term": "x", "at_ms": 1.234e3}"#) == keystroke("x", at: 1234))
     #expect(parse(#"{"term": "x", "at_ms": -0}"#) == keystroke("x", at: 0))
-    #expect(parse(#"{"term": "x", "at_ms": 9007199254740992}"#)
-      == keystroke("x", at: 9_007_199_254_740_992))
+    #expect(
+      parse(#"{"term": "x", "at_ms": 9007199254740992}"#)
+        == keystroke("x", at: 9_007_199_254_740_992))
   }
 
   @Test func theLastOfARepeatedFieldCounts() {
@@ -162,8 +168,9 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(parse(#"{"term": "a", "x": "# + tooDeep + "}") == .invalid(line: 1, reason: Reason.tooDeep))
     // Brackets inside strings do not count.
     let inString = "\"" + String(repeating: "[", count: 100) + "\\\"]\""
-    #expect(parse(#"{"term": "# + inString + "}")
-      == keystroke(String(repeating: "[", count: 100) + "\"]"))
+    #expect(
+      parse(#"{"term": "# + inString + "}")
+        == keystroke(String(repeating: "[", count: 100) + "\"]"))
   }
 }
 
@@ -187,16 +194,17 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
 
   /// Hand-made lines, the invalid lines, and generated variations of the flat shape.
   static func handMadeLines() -> [String] {
-    var lines = InputLineParserTests.invalidLines.map(\.0) + [
-      #"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#, #"{"term":"\ud83c\udfb8\u00e9\n"}"#,
-      #"{"term": "a", "at_ms": 0}"#, #"{"term": "a", "at_ms": 00}"#, #"{"term": "a", "at_ms": 1.0}"#,
-      #"{"term": "a", "at_ms": 12345678901234567}"#, #"{"term": "a", "x": -0.0e+5}"#, #"{"term": "a", "x": -}"#,
-      #"{"term": "a", "x": 1.}"#, #"{"term": "a", "x": .5}"#, #"{"term": "a", "x": tru}"#, #"{"term": "a" "x": 1}"#,
-      #"{"term": "a", "session": "\udc00"}"#, #"{"term": "a", "session": "\ud800\u0041"}"#, #"{"term": "\u00"}"#,
-      #"{"term": "a"}}"#, #"{"term": "a"]"#, #"{"term": "a", "term": "b"}"#, #"{"session": null, "term": "a"}"#,
-      #"{"term":"a","session":"b","at_ms":5,"session":"c"}"#, "{\"term\": \"\u{7F}\u{2028}\"}", #"{"term"}"#,
-      #"{"term": "a", "\u0061t_ms": 5}"#, #"{"term": "a",}"#, #"{,"term": "a"}"#, "{\"term\":\"a\"}\u{A0}",
-    ]
+    var lines =
+      InputLineParserTests.invalidLines.map(\.0) + [
+        #"{"term": "Tay", "at_ms": 1234, "session": "u42"}"#, #"{"term":"\ud83c\udfb8\u00e9\n"}"#,
+        #"{"term": "a", "at_ms": 0}"#, #"{"term": "a", "at_ms": 00}"#, #"{"term": "a", "at_ms": 1.0}"#,
+        #"{"term": "a", "at_ms": 12345678901234567}"#, #"{"term": "a", "x": -0.0e+5}"#, #"{"term": "a", "x": -}"#,
+        #"{"term": "a", "x": 1.}"#, #"{"term": "a", "x": .5}"#, #"{"term": "a", "x": tru}"#, #"{"term": "a" "x": 1}"#,
+        #"{"term": "a", "session": "\udc00"}"#, #"{"term": "a", "session": "\ud800\u0041"}"#, #"{"term": "\u00"}"#,
+        #"{"term": "a"}}"#, #"{"term": "a"]"#, #"{"term": "a", "term": "b"}"#, #"{"session": null, "term": "a"}"#,
+        #"{"term":"a","session":"b","at_ms":5,"session":"c"}"#, "{\"term\": \"\u{7F}\u{2028}\"}", #"{"term"}"#,
+        #"{"term": "a", "\u0061t_ms": 5}"#, #"{"term": "a",}"#, #"{,"term": "a"}"#, "{\"term\":\"a\"}\u{A0}",
+      ]
     var generator = SplitMix64(seed: 3)
     let terms = [#""plain""#, #""esc\"aped\\""#, #""\u65e5\u672c""#, #""""#, #"" spaced  out ""#, "null", "12"]
     let ats = [#""at_ms": 5"#, #""at_ms": 0"#, #""at_ms": 9007199254740992"#, #""at_ms": 5.0"#, #""at_ms": -3"#]

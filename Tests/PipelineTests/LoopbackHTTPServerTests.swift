@@ -16,10 +16,11 @@ import Testing
 
   @Test func queryStringDecodingReadsPlusAsSpaceAndPercentAsBytes() {
     let parameters = QueryString.decode("a=1+2&b=%E5%AE%87%2B&flag&&d=%zz%4&e=x=y")
-    #expect(parameters == [
-      QueryParameter("a", "1 2"), QueryParameter("b", "宇+"), QueryParameter("flag", ""),
-      QueryParameter("d", "%zz%4"), QueryParameter("e", "x=y"),
-    ])
+    #expect(
+      parameters == [
+        QueryParameter("a", "1 2"), QueryParameter("b", "宇+"), QueryParameter("flag", ""),
+        QueryParameter("d", "%zz%4"), QueryParameter("e", "x=y"),
+      ])
   }
 
   @Test func slowDripDeliversTheWholeBodyInPieces() async throws {

@@ -33,8 +33,9 @@ import Testing
 
   @Test func everySettingButTheLogIsCompared() {
     // `log` is the one setting `==` leaves out; every other stored property has a change above.
-    #expect(Mirror(reflecting: PipelineConfiguration()).children.count == Self.changes.count + 1,
-            "a setting was added to PipelineConfiguration: compare it in == and add a change here")
+    #expect(
+      Mirror(reflecting: PipelineConfiguration()).children.count == Self.changes.count + 1,
+      "a setting was added to PipelineConfiguration: compare it in == and add a change here")
     for (index, change) in Self.changes.enumerated() {
       var changed = PipelineConfiguration()
       change(&changed)

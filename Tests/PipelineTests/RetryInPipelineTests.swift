@@ -61,9 +61,10 @@ import Testing
       source.failAfterFirst(.offline("network is unreachable"))
       return source
     }
-    #expect(log.lines.dropLast() == [
-      "search tay@300", "results tay load@310", "cleared@1000", "search tay@5300", "results tay load@5310",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "search tay@300", "results tay load@310", "cleared@1000", "search tay@5300", "results tay load@5310",
+      ])
     guard case .results(_, _, let categories, _) = log.events[4].kind,
       case .items(let items, let origin) = categories.first?.outcome
     else {

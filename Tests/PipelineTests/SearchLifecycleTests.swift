@@ -1,9 +1,10 @@
-// Every search ends in exactly one results, error or cancelled, whatever the input; and a run
-// cancelled mid-search reports its open searches as cancelled for shutdown.
-@testable import Pipeline
 import Streams
 import StreamsTesting
 import Testing
+
+// Every search ends in exactly one results, error or cancelled, whatever the input; and a run
+// cancelled mid-search reports its open searches as cancelled for shutdown.
+@testable import Pipeline
 
 @Suite struct SearchLifecycleTests {
   static func randomKeys(seed: UInt64) -> [Key] {
@@ -66,10 +67,11 @@ import Testing
     runner.advance(to: .milliseconds(1_000))
     run.task.cancel()
     let summary = try runner.finish(run.task)
-    #expect(log.lines == [
-      "[a] search taylor@300", "[b] search serial@300", "[a] cancelled taylor shutdown@1000",
-      "[b] cancelled serial shutdown@1000", "summary@1000",
-    ])
+    #expect(
+      log.lines == [
+        "[a] search taylor@300", "[b] search serial@300", "[a] cancelled taylor shutdown@1000",
+        "[b] cancelled serial shutdown@1000", "summary@1000",
+      ])
     #expect(summary.cancellations == 2)
     #expect(source.cancelledRequests.count == 6)
     #expect(runner.clock.sleeperCount == 0)

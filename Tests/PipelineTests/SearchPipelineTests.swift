@@ -37,10 +37,11 @@ import Testing
   @Test func aClearedFieldThenTheSameTermIsAnsweredFromTheCacheWithNoRequest() throws {
     let keys = [Key(0, "Taylor"), Key(1_000, ""), Key(2_000, "Taylor")]
     let (log, source) = try replay(keys)
-    #expect(log.lines.dropLast() == [
-      "search Taylor@300", "results Taylor load@701", "cleared@1000", "search Taylor@2300",
-      "results Taylor cache@2300",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "search Taylor@300", "results Taylor load@701", "cleared@1000", "search Taylor@2300",
+        "results Taylor cache@2300",
+      ])
     #expect(source.requests.count == 3)
   }
 
@@ -52,9 +53,10 @@ import Testing
 
   @Test func aNewerTermSupersedesTheSearchInFlight() throws {
     let (log, _) = try replay([Key(0, "tay"), Key(400, "taylor")])
-    #expect(log.lines.dropLast() == [
-      "search tay@300", "cancelled tay superseded@700", "search taylor@700", "results taylor load@1101",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "search tay@300", "cancelled tay superseded@700", "search taylor@700", "results taylor load@1101",
+      ])
   }
 
   @Test func theSameKeyInAnotherCaseOrSpacingIsNotSearchedAgain() throws {
@@ -118,10 +120,11 @@ import Testing
       StubSource(
         clock: $0, latencies: [.music: .milliseconds(30), .movies: .milliseconds(10), .podcasts: .milliseconds(20)])
     }
-    #expect(log.lines.dropLast() == [
-      "search tay@300", "partial tay movies@310", "partial tay podcasts@320", "partial tay music@330",
-      "results tay load@330",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "search tay@300", "partial tay movies@310", "partial tay podcasts@320", "partial tay music@330",
+        "results tay load@330",
+      ])
   }
 
   @Test func everyCategoryFailingIsAnError() throws {
@@ -164,10 +167,11 @@ import Testing
   @Test func sessionsShareTheCacheAndJoinALoadInFlight() throws {
     let keys = [Key(0, "serial", session: "a"), Key(100, "serial", session: "b")]
     let (log, source) = try replay(keys)
-    #expect(log.lines.dropLast() == [
-      "[a] search serial@300", "[b] search serial@400", "[a] results serial load@701",
-      "[b] results serial joined@701",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        "[a] search serial@300", "[b] search serial@400", "[a] results serial load@701",
+        "[b] results serial joined@701",
+      ])
     #expect(source.requests.count == 3)
   }
 
@@ -186,11 +190,12 @@ import Testing
     let (log, source) = try replay(keys, configuration: configuration) {
       StubSource(latency: .milliseconds(10), clock: $0)
     }
-    #expect(log.lines.dropLast() == [
-      // c3 is told at once that it waits for the permit a1 took at 300 ms: 60,300 - 2,300.
-      "search a1@300", "results a1 load@310", "search b2@1300", "results b2 load@1310", "search c3@2300",
-      "waiting c3 music 58000@2300", "results c3 load@60310",
-    ])
+    #expect(
+      log.lines.dropLast() == [
+        // c3 is told at once that it waits for the permit a1 took at 300 ms: 60,300 - 2,300.
+        "search a1@300", "results a1 load@310", "search b2@1300", "results b2 load@1310", "search c3@2300",
+        "waiting c3 music 58000@2300", "results c3 load@60310",
+      ])
     #expect(source.requests.count == 3)
   }
 
@@ -254,9 +259,10 @@ import Testing
     // though no line follows it (the input stays open 10 s longer).
     #expect(forgotten.values == ["a", "b", "a"])
     // Forgotten, "a" has no distinct state left: "tay" is searched again, from the cache.
-    #expect(log.lines.filter { $0.hasPrefix("[a]") } == [
-      "[a] search tay@300", "[a] results tay load@701", "[a] search tay@6300", "[a] results tay cache@6300",
-    ])
+    #expect(
+      log.lines.filter { $0.hasPrefix("[a]") } == [
+        "[a] search tay@300", "[a] results tay load@701", "[a] search tay@6300", "[a] results tay cache@6300",
+      ])
     #expect(source.requests.count == 6)
   }
 }

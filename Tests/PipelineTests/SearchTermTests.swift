@@ -82,4 +82,3 @@ import Testing
 private func scalarsOf(_ text: String) -> [UInt32] {
   text.unicodeScalars.map(\.value)
 }
-

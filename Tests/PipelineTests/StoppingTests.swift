@@ -15,13 +15,15 @@ import Testing
     emitter.emit(.search(term: "serial"), session: "b")
     emitter.stop()
     emitter.emit(.error(term: "taylor", error: .offline("connection dropped")), session: "a")
-    emitter.emit(.partial(term: "serial", category: CategoryResult(category: .music, outcome: .failed(.timedOut))), session: "b")
+    emitter.emit(
+      .partial(term: "serial", category: CategoryResult(category: .music, outcome: .failed(.timedOut))), session: "b")
     emitter.cancelOpenSearches()
     _ = emitter.emitSummary(requests: 0, cacheHits: 0, disk: nil)
-    #expect(log.lines == [
-      "[a] search taylor@0", "[b] search serial@0", "[a] cancelled taylor shutdown@0",
-      "[b] cancelled serial shutdown@0", "summary@0",
-    ])
+    #expect(
+      log.lines == [
+        "[a] search taylor@0", "[b] search serial@0", "[a] cancelled taylor shutdown@0",
+        "[b] cancelled serial shutdown@0", "summary@0",
+      ])
   }
 
   @Test func beforeTheStopAnAnswerEndsItsSearchAsUsual() {

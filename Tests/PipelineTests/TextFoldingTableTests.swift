@@ -1,8 +1,9 @@
 // The written-out fold table of the accented Latin and Greek blocks must say exactly what
 // Foundation's canonical decomposition says, so folding is the same as if it were computed.
 import Foundation
-@testable import Pipeline
 import Testing
+
+@testable import Pipeline
 
 @Suite struct TextFoldingTableTests {
   @Test func accentedLettersFoldAsTheirDecompositionWithoutMarks() {
@@ -15,7 +16,8 @@ import Testing
           continue
         }
         let properties = scalar.properties
-        let isWordScalar = properties.isAlphabetic || properties.numericType != nil
+        let isWordScalar =
+          properties.isAlphabetic || properties.numericType != nil
           || [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
         guard isWordScalar else {
           #expect(folded == "_", "U+\(String(value, radix: 16))")
@@ -40,10 +42,11 @@ import Testing
   }
 
   @Test func foldingIgnoresAccentsAndKeepsSpecialFolds() {
-    #expect(TextFolding.words("Beyoncé Sigur Rós ΆΈΉ Ærø Straße") == [
-      Array("beyonce".unicodeScalars.map(\.value)), Array("sigur".unicodeScalars.map(\.value)),
-      Array("ros".unicodeScalars.map(\.value)), Array("αεη".unicodeScalars.map(\.value)),
-      Array("aero".unicodeScalars.map(\.value)), Array("strasse".unicodeScalars.map(\.value)),
-    ])
+    #expect(
+      TextFolding.words("Beyoncé Sigur Rós ΆΈΉ Ærø Straße") == [
+        Array("beyonce".unicodeScalars.map(\.value)), Array("sigur".unicodeScalars.map(\.value)),
+        Array("ros".unicodeScalars.map(\.value)), Array("αεη".unicodeScalars.map(\.value)),
+        Array("aero".unicodeScalars.map(\.value)), Array("strasse".unicodeScalars.map(\.value)),
+      ])
   }
 }

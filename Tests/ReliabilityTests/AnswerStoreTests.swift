@@ -77,7 +77,8 @@ final class SetWallClock: WallClock {
   @Test func storedItemsKeepEveryFieldAndCutShortBytesDoNotDecode() {
     let full = SearchItem(
       id: 42, wrapperType: "track", kind: "song", trackId: 42, collectionId: 7, artistId: -3,
-      trackName: "Ünïcødé \"q\"", collectionName: "Album", artistName: "Artist", trackViewUrl: "https://a", collectionViewUrl: "https://b",
+      trackName: "Ünïcødé \"q\"", collectionName: "Album", artistName: "Artist", trackViewUrl: "https://a",
+      collectionViewUrl: "https://b",
       previewUrl: "https://c", artworkUrl100: "https://d", artworkUrl: "https://e", releaseDate: "2014-08-18T07:00:00Z",
       primaryGenreName: "Pop", trackTimeMillis: 219_209, price: 1.29, currency: "USD", country: "USA",
       feedUrl: "https://f", popularity: 9)

@@ -35,9 +35,10 @@ import Testing
       tool.closeInput()
       #expect(await tool.waitForExit() == 0)
       let events = try toolEvents(tool.lines.joined(separator: "\n"))
-      #expect(events.map { $0.brief } == [
-        "search alpha", "cancelled alpha superseded", "search beta", "results beta load", "summary",
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search alpha", "cancelled alpha superseded", "search beta", "results beta load", "summary",
+        ])
       #expect(events.last?.counts["cancellations"] == 1)
       #expect(server.requests.count == 2)
     }

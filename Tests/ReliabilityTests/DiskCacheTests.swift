@@ -94,12 +94,14 @@ import Testing
     try await withStandIn(echoAnswers) { server in
       try database.rows("PRAGMA application_id = \(0x5353_4348)")
       try database.rows("PRAGMA user_version = 1")
-      try database.rows("""
+      try database.rows(
+        """
         CREATE TABLE answers (source TEXT NOT NULL, term TEXT NOT NULL, scope TEXT NOT NULL, lim INTEGER NOT NULL,
           country TEXT NOT NULL, items BLOB NOT NULL, fetched_at INTEGER NOT NULL,
           PRIMARY KEY (source, term, scope, lim, country)) WITHOUT ROWID
         """)
-      try database.rows("""
+      try database.rows(
+        """
         INSERT INTO answers VALUES ('\(server.url("/search").absoluteString)', 'old', 'music', 25, 'US',
           CAST('\(items)' AS BLOB), \(now))
         """)

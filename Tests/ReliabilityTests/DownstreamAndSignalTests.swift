@@ -65,7 +65,8 @@ import Testing
       #expect(events.map { $0.seq } == Array(1...events.count))
       #expect(events.filter { $0.type == "search" }.count == 30)
       #expect(events.filter { $0.type == "cancelled" }.allSatisfy { $0.reason == "shutdown" })
-      #expect(events.filter { $0.type == "cancelled" }.count == 30,
+      #expect(
+        events.filter { $0.type == "cancelled" }.count == 30,
         "other ends: \(events.filter { $0.type == "results" || $0.type == "error" }.map(\.brief))")
       #expect(sessionsWithUnpairedSearches(events).isEmpty)
       #expect(events.last?.type == "summary")

@@ -48,9 +48,10 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
     try await withStandIn(Self.handler(boom: fault.reply)) { server in
       let events = try await replayAgainst(
         server, Self.session, arguments: ["--categories", "music", "--retries", "0"] + fault.arguments)
-      #expect(events.map { $0.brief } == [
-        "search boom", "error boom \(fault.kind)", "cleared", "search good", "results good load", "summary",
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search boom", "error boom \(fault.kind)", "cleared", "search good", "results good load", "summary",
+        ])
       let good = try #require(events.first { $0.type == "results" })
       #expect(good.categoryTitles == ["music": ["good 0"]])
       #expect(requestedTerms(server) == ["boom", "good"])
@@ -70,9 +71,10 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
   func slowButCompleteAnswerGivesResults(name: String, reply: Reply) async throws {
     try await withStandIn(Self.handler(boom: reply)) { server in
       let events = try await replayAgainst(server, Self.session)
-      #expect(events.map { $0.brief } == [
-        "search boom", "results boom load", "cleared", "search good", "results good load", "summary",
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search boom", "results boom load", "cleared", "search good", "results good load", "summary",
+        ])
       let boom = try #require(events.first { $0.type == "results" })
       #expect(boom.categoryTitles == ["music": ["boom 0", "boom 1", "boom 2"]])
     }
@@ -96,9 +98,10 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
     try await withStandIn(handler) { server in
       let events = try await replayAgainst(
         server, Self.session, arguments: ["--categories", "music,movies", "--retries", "0"])
-      #expect(events.map { $0.brief } == [
-        "search boom", "results boom load", "cleared", "search good", "results good load", "summary",
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search boom", "results boom load", "cleared", "search good", "results good load", "summary",
+        ])
       let boom = events[1]
       #expect(boom.categoryErrors == ["music": "server", "movies": "ok"])
       #expect(boom.categoryTitles["movies"] == ["boom 0"])

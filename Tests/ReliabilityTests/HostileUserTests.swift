@@ -50,16 +50,20 @@ import Testing
   }
 
   @Test func aByteOrderMarkAnUnreadableNumberAndAHugeTermAreHandled() async throws {
-    let input = Data([0xEF, 0xBB, 0xBF]) + Data(("tay\n" + #"{"term":"a","at_ms":1e400}"# + "\n"
-      + String(repeating: "x", count: 1 << 20) + "\n").utf8)
+    let input =
+      Data([0xEF, 0xBB, 0xBF])
+      + Data(
+        ("tay\n" + #"{"term":"a","at_ms":1e400}"# + "\n"
+          + String(repeating: "x", count: 1 << 20) + "\n").utf8)
     let result = try await Subprocess.run(
       try toolBinary(), arguments: ["--format", "jsonl", "--debounce", "0ms"], input: input)
     let events = try toolEvents(result.stdout)
     // The mark is not part of the term: the first line searches "tay".
     #expect(events.filter { $0.type == "search" }.map(\.brief) == ["search tay"])
-    #expect(events.filter { $0.type == "input_error" }.map(\.reason) == [
-      #""at_ms" must be at most 2^53"#, "term longer than 1024 bytes",
-    ])
+    #expect(
+      events.filter { $0.type == "input_error" }.map(\.reason) == [
+        #""at_ms" must be at most 2^53"#, "term longer than 1024 bytes",
+      ])
     #expect(result.status == 0)
   }
 }

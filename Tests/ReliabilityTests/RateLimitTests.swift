@@ -13,10 +13,11 @@ import Testing
     ]
     try await withStandIn(script.handler) { server in
       let events = try await replayAgainst(server, recording(keys))
-      #expect(events.map { $0.brief } == [
-        "search abba", "error abba rateLimited", "cleared", "search abba", "results abba load", "cleared",
-        "search abba", "results abba cache", "summary",
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search abba", "error abba rateLimited", "cleared", "search abba", "results abba load", "cleared",
+          "search abba", "results abba cache", "summary",
+        ])
       // The failure was not cached: the second search asked again; the success was: the third did not.
       #expect(requestedTerms(server) == ["abba", "abba"])
       #expect(events.last?.counts["requests"] == 2)
@@ -27,7 +28,8 @@ import Testing
     // Seven sessions each settle a different term at 300 ms; 3 per 2 s lets 3 go at 300, 3 at
     // 2300 and the last at 4300 (virtual time: the limiter's waits pass without real waiting).
     // A clear in another session at 10 s keeps the input open so that the terms settle by time.
-    let keys = (1...7).map { RecordedKey(0, "term\($0)", session: "s\($0)") }
+    let keys =
+      (1...7).map { RecordedKey(0, "term\($0)", session: "s\($0)") }
       + [RecordedKey(10_000, "", session: "end")]
     try await withStandIn({ request in .json(answerBody(for: request.value(of: "term") ?? "")) }) { server in
       let events = try await replayAgainst(

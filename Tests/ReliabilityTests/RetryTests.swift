@@ -18,9 +18,10 @@ import Testing
   ) async throws {
     try await withStandIn(ReplyScript(["boom": [reply]]).handler) { server in
       let events = try await replayAgainst(server, Self.boom, arguments: Self.retrying)
-      #expect(events.map { $0.brief } == [
-        "search boom", "error boom \(kind)", "cleared", "search good", "results good load", "summary",
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search boom", "error boom \(kind)", "cleared", "search good", "results good load", "summary",
+        ])
       // Attempts at 300, 400 (after 100 ms) and 600 (after 200 ms more): the error at 600.
       #expect(events[1].atMilliseconds == 600)
       #expect(requestedTerms(server) == ["boom", "boom", "boom", "good"])

@@ -42,7 +42,8 @@ import Testing
     _ = budget(directory)
     let database = try TestDatabase(cacheFile(directory))
     try database.rows("CREATE TABLE recorded (budget TEXT NOT NULL, sent_at INTEGER NOT NULL)")
-    try database.rows("""
+    try database.rows(
+      """
       CREATE TRIGGER log_recorded AFTER INSERT ON requests
       BEGIN INSERT INTO recorded VALUES (NEW.budget, NEW.sent_at); END
       """)
@@ -59,7 +60,8 @@ import Testing
     #expect(sent.count == count, sourceLocation: sourceLocation)
     #expect(server.requests.count == count, sourceLocation: sourceLocation)
     for index in sent.indices.dropLast(permits) {
-      #expect(sent[index + permits] - sent[index] >= window,
+      #expect(
+        sent[index + permits] - sent[index] >= window,
         "requests \(index) and \(index + permits) recorded at \(sent[index]) and \(sent[index + permits]) ms",
         sourceLocation: sourceLocation)
     }

@@ -27,16 +27,19 @@ import Testing
     let keys = [RecordedKey(0, "Beyonce\u{301}"), RecordedKey(1_000, ""), RecordedKey(2_000, "Beyonc\u{E9}")]
     try await withStandIn({ request in .json(answerBody(for: request.value(of: "term") ?? "")) }) { server in
       let events = try await replayAgainst(server, recording(keys))
-      #expect(events.map { $0.brief } == [
-        "search Beyonce\u{301}", "results Beyonce\u{301} load", "cleared", "search Beyonc\u{E9}",
-        "results Beyonc\u{E9} cache", "summary",
-      ])
-      #expect(events.filter { $0.type == "search" }.compactMap { $0.term.map { Array($0.utf8) } } == [
-        Array("Beyonce\u{301}".utf8), Array("Beyonc\u{E9}".utf8),
-      ])
-      #expect(server.requests.compactMap { $0.value(of: "term").map { Array($0.utf8) } } == [
-        Array("Beyonce\u{301}".utf8)
-      ])
+      #expect(
+        events.map { $0.brief } == [
+          "search Beyonce\u{301}", "results Beyonce\u{301} load", "cleared", "search Beyonc\u{E9}",
+          "results Beyonc\u{E9} cache", "summary",
+        ])
+      #expect(
+        events.filter { $0.type == "search" }.compactMap { $0.term.map { Array($0.utf8) } } == [
+          Array("Beyonce\u{301}".utf8), Array("Beyonc\u{E9}".utf8),
+        ])
+      #expect(
+        server.requests.compactMap { $0.value(of: "term").map { Array($0.utf8) } } == [
+          Array("Beyonce\u{301}".utf8)
+        ])
     }
   }
 

@@ -22,7 +22,9 @@ import Testing
   }
 
   /// A load of "a" that takes 100 ms on `clock`, recording its start and a cancelled wait.
-  static func slowLoad(_ clock: ManualClock, _ events: Recorder<String>) -> @Sendable (CacheLoad) async throws -> (value: String, obtainedAt: ManualClock.Instant) {
+  static func slowLoad(_ clock: ManualClock, _ events: Recorder<String>)
+    -> @Sendable (CacheLoad) async throws -> (value: String, obtainedAt: ManualClock.Instant)
+  {
     return { _ in
       events.append("load")
       do {
@@ -50,8 +52,12 @@ import Testing
     let cache = Cache(capacity: 4, clock: runner.clock)
     let events = Recorder<String>()
     let answers = Recorder<String>()
-    let first = runner.onRunner { cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers)) }
-    let second = runner.onRunner { cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers)) }
+    let first = runner.onRunner {
+      cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers))
+    }
+    let second = runner.onRunner {
+      cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers))
+    }
     let awaiting = runner.start { try await cache.value(for: "a") { "other" }.origin }
     runner.advance(to: .milliseconds(99))
     #expect(answers.values == [])
@@ -72,8 +78,12 @@ import Testing
     let cache = Cache(capacity: 4, clock: runner.clock)
     let events = Recorder<String>()
     let answers = Recorder<String>()
-    let first = runner.onRunner { cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers)) }
-    _ = runner.onRunner { cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers)) }
+    let first = runner.onRunner {
+      cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers))
+    }
+    _ = runner.onRunner {
+      cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers))
+    }
     runner.advance(to: .milliseconds(50))
     first.cancel()
     #expect(answers.values == ["cancelled"])
@@ -88,7 +98,9 @@ import Testing
     let cache = Cache(capacity: 4, clock: runner.clock)
     let events = Recorder<String>()
     let answers = Recorder<String>()
-    let request = runner.onRunner { cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers)) }
+    let request = runner.onRunner {
+      cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers))
+    }
     runner.advance(to: .milliseconds(50))
     request.cancel()
     request.cancel()
@@ -97,7 +109,9 @@ import Testing
     #expect(events.values == ["load", "load cancelled"])
     #expect(cache.count == 0)
     // The next request loads again.
-    _ = runner.onRunner { cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers)) }
+    _ = runner.onRunner {
+      cache.request("a", load: Self.slowLoad(runner.clock, events), answer: Self.answered(answers))
+    }
     runner.advance(to: .milliseconds(150))
     #expect(answers.values == ["cancelled", "a loaded"])
   }

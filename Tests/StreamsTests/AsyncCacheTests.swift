@@ -44,8 +44,10 @@ import Testing
     let cache = Cache(capacity: 4, clock: clock)
     let calls = Recorder<String>()
     let answers = try runner.run {
-      [try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)),
-       try await cache.value(for: "a", load: Self.load("a", calls, clock: clock))]
+      [
+        try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)),
+        try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)),
+      ]
     }
     #expect(answers.map(\.origin) == [.loaded, .cached])
     #expect(answers.map(\.value) == ["a#1", "a#1"])
@@ -60,8 +62,10 @@ import Testing
     let cache = Cache(capacity: 4, clock: clock)
     let calls = Recorder<String>()
     let origins = try runner.run {
-      [try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)).origin,
-       try await cache.value(for: "b", load: Self.load("b", calls, clock: clock)).origin]
+      [
+        try await cache.value(for: "a", load: Self.load("a", calls, clock: clock)).origin,
+        try await cache.value(for: "b", load: Self.load("b", calls, clock: clock)).origin,
+      ]
     }
     #expect(origins == [.loaded, .loaded])
     #expect(calls.values == ["a", "b"])

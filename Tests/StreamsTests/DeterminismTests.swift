@@ -26,7 +26,8 @@ import Testing
     let (input, feed) = AsyncStream.makeStream(of: String.self)
     let task = runner.start { () -> [String] in
       var seen: [String] = []
-      let events = input
+      let events =
+        input
         .debounce(clock: clock) { $0.isEmpty ? .zero : .milliseconds(300) }
         .removeDuplicates()
         .switchMap { (text: String, emit: SwitchMapEmitter<String>) in

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The examples below are copies of the docs, word for word, so the formatter must not reflow them.
 // The doc examples of the operators, the rate limiter, retry, timeout, the cache and the line
 // readers, copied word for word from their doc comments and run (see DocExamplesTests).
 import Foundation

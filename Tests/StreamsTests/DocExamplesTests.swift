@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The examples below are copies of the docs, word for word, so the formatter must not reflow them.
 // Every code example in Streams' and StreamsTesting's doc comments, the README and the Streams
 // docs, copied here word for word and run. `everyDocExampleIsCopiedHere` fails when an example
 // changes without its copy here, so an example cannot drift from code that compiles.

@@ -98,43 +98,44 @@ import Testing
   }
 
   #if os(Linux)
-  // A handler installed without SA_RESTART makes a write blocked on a full pipe return early: with
-  // EINTR when it had written nothing yet, else with a partial count. Either way nothing is lost.
-  @Test func signalsThatInterruptTheWriteLoseNothing() throws {
-    let pipe = try TestPipe()
-    defer { close(pipe.readEnd) }
-    let delivered = try TestPipe()
-    defer { delivered.closeBoth() }
-    installInterruptingHandler(reportingTo: delivered.writeEnd)
-    defer { deliveryReport.store(-1, ordering: .releasing) }
-    let prefix = fill(pipe.writeEnd)
-    let payload = pattern(1 << 17, 13)
-    let writerThread = WriterThread()
-    let outcome = WriteOutcome()
-    Thread {
-      var unblocked = sigset_t()
-      sigemptyset(&unblocked)
-      sigaddset(&unblocked, SIGUSR1)
-      pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-      writerThread.set(pthread_self())
-      outcome.finish(Result { () throws(OutputError) in
-        try FileDescriptorWriter(fileDescriptor: pipe.writeEnd).write(payload)
-      })
-    }.start()
-    // Interrupt the writer, blocked on the full pipe, a few times, each delivery confirmed.
-    for _ in 0..<5 {
-      guard let thread = try waitFor(writerThread.get) else { break }
-      pthread_kill(thread, SIGUSR1)
-      try #require(waitReadable(delivered.readEnd, seconds: 30), "the signal was not delivered")
-      var byte: UInt8 = 0
-      _ = read(delivered.readEnd, &byte, 1)
+    // A handler installed without SA_RESTART makes a write blocked on a full pipe return early: with
+    // EINTR when it had written nothing yet, else with a partial count. Either way nothing is lost.
+    @Test func signalsThatInterruptTheWriteLoseNothing() throws {
+      let pipe = try TestPipe()
+      defer { close(pipe.readEnd) }
+      let delivered = try TestPipe()
+      defer { delivered.closeBoth() }
+      installInterruptingHandler(reportingTo: delivered.writeEnd)
+      defer { deliveryReport.store(-1, ordering: .releasing) }
+      let prefix = fill(pipe.writeEnd)
+      let payload = pattern(1 << 17, 13)
+      let writerThread = WriterThread()
+      let outcome = WriteOutcome()
+      Thread {
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGUSR1)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        writerThread.set(pthread_self())
+        outcome.finish(
+          Result { () throws(OutputError) in
+            try FileDescriptorWriter(fileDescriptor: pipe.writeEnd).write(payload)
+          })
+      }.start()
+      // Interrupt the writer, blocked on the full pipe, a few times, each delivery confirmed.
+      for _ in 0..<5 {
+        guard let thread = try waitFor(writerThread.get) else { break }
+        pthread_kill(thread, SIGUSR1)
+        try #require(waitReadable(delivered.readEnd, seconds: 30), "the signal was not delivered")
+        var byte: UInt8 = 0
+        _ = read(delivered.readEnd, &byte, 1)
+      }
+      let drain = startReading(pipe.readEnd)
+      let result = try #require(outcome.wait(seconds: 30), "the interrupted write did not finish")
+      try result.get()
+      close(pipe.writeEnd)
+      #expect(try drain.bytes() == prefix + payload)
     }
-    let drain = startReading(pipe.readEnd)
-    let result = try #require(outcome.wait(seconds: 30), "the interrupted write did not finish")
-    try result.get()
-    close(pipe.writeEnd)
-    #expect(try drain.bytes() == prefix + payload)
-  }
   #endif
 }
 
@@ -215,27 +216,27 @@ private final class WriteOutcome: Sendable {
 }
 
 #if os(Linux)
-/// The thread a write runs on, once it has started.
-private final class WriterThread: Sendable {
-  private let thread = Mutex<pthread_t?>(nil)
+  /// The thread a write runs on, once it has started.
+  private final class WriterThread: Sendable {
+    private let thread = Mutex<pthread_t?>(nil)
 
-  func set(_ value: pthread_t) { thread.withLock { $0 = value } }
-  func get() -> pthread_t? { thread.withLock { $0 } }
-}
-
-/// The descriptor the SIGUSR1 handler reports each delivery to (a write is async-signal-safe).
-private let deliveryReport = Atomic<Int32>(-1)
-
-/// Handles SIGUSR1 without SA_RESTART, so that it interrupts a blocked write(2).
-private func installInterruptingHandler(reportingTo descriptor: Int32) {
-  deliveryReport.store(descriptor, ordering: .releasing)
-  var action = sigaction()
-  action.__sigaction_handler.sa_handler = { _ in
-    var byte: UInt8 = 1
-    _ = write(deliveryReport.load(ordering: .acquiring), &byte, 1)
+    func set(_ value: pthread_t) { thread.withLock { $0 = value } }
+    func get() -> pthread_t? { thread.withLock { $0 } }
   }
-  sigemptyset(&action.sa_mask)
-  action.sa_flags = 0
-  sigaction(SIGUSR1, &action, nil)
-}
+
+  /// The descriptor the SIGUSR1 handler reports each delivery to (a write is async-signal-safe).
+  private let deliveryReport = Atomic<Int32>(-1)
+
+  /// Handles SIGUSR1 without SA_RESTART, so that it interrupts a blocked write(2).
+  private func installInterruptingHandler(reportingTo descriptor: Int32) {
+    deliveryReport.store(descriptor, ordering: .releasing)
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in
+      var byte: UInt8 = 1
+      _ = write(deliveryReport.load(ordering: .acquiring), &byte, 1)
+    }
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    sigaction(SIGUSR1, &action, nil)
+  }
 #endif

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// It holds copies of doc examples, word for word, so the formatter must not reflow it.
 // Operator fusion: a pushed chain (AsyncFeed → debounce → removeDuplicates → switchMap) gives the
 // same elements at the same instants as the same chain pulled, and costs no executor job per
 // element; its pieces (the feed, ClockWake, ManualClock's scheduled calls, the cache's immediate

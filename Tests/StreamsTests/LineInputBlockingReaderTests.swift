@@ -32,12 +32,13 @@ import Testing
     var reader = try BlockingLineReader.open(path: path, maxLineLength: 10)
     var lines: [InputLine] = []
     while let line = try reader.next() { lines.append(line) }
-    #expect(lines == [
-      InputLine(number: 1, content: .text("first")),
-      InputLine(number: 2, content: .invalidUTF8(byteCount: 1)),
-      InputLine(number: 3, content: .tooLong(byteCount: 100)),
-      InputLine(number: 4, content: .text("last")),
-    ])
+    #expect(
+      lines == [
+        InputLine(number: 1, content: .text("first")),
+        InputLine(number: 2, content: .invalidUTF8(byteCount: 1)),
+        InputLine(number: 3, content: .tooLong(byteCount: 100)),
+        InputLine(number: 4, content: .text("last")),
+      ])
   }
 
   @Test func readsADescriptorItDoesNotOwnWithoutClosingIt() throws {

@@ -47,11 +47,12 @@ import Testing
 
   @Test func reportsInvalidUTF8AndReadsTheNextLine() {
     let input: [UInt8] = [0x61, 0xFF, 0xFE, 0x0D, 0x0A] + Array("ok\n".utf8) + [0xC3]
-    #expect(split([input]) == [
-      InputLine(number: 1, content: .invalidUTF8(byteCount: 3)),
-      InputLine(number: 2, content: .text("ok")),
-      InputLine(number: 3, content: .invalidUTF8(byteCount: 1)),
-    ])
+    #expect(
+      split([input]) == [
+        InputLine(number: 1, content: .invalidUTF8(byteCount: 3)),
+        InputLine(number: 2, content: .text("ok")),
+        InputLine(number: 3, content: .invalidUTF8(byteCount: 1)),
+      ])
   }
 
   @Test func rejectsEveryKindOfInvalidUTF8ButKeepsAGenuineReplacementCharacter() {
@@ -92,10 +93,11 @@ import Testing
     for _ in 0..<256 { splitter.append(chunk, into: &lines) }
     #expect(lines.isEmpty)
     splitter.append(Array("\nnext\n".utf8), into: &lines)
-    #expect(lines == [
-      InputLine(number: 1, content: .tooLong(byteCount: 4096 * 256)),
-      InputLine(number: 2, content: .text("next")),
-    ])
+    #expect(
+      lines == [
+        InputLine(number: 1, content: .tooLong(byteCount: 4096 * 256)),
+        InputLine(number: 2, content: .text("next")),
+      ])
   }
 
   @Test func passesNULBytesThroughAsText() {

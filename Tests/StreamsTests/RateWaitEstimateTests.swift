@@ -19,10 +19,11 @@ import Testing
     runner.advance(to: .milliseconds(500))
     var tasks: [VirtualTask<Void>] = []
     for name in ["a", "b", "c", "d", "e"] {
-      tasks.append(runner.start {
-        try await limiter.acquire { expected in heard.append("\(name) \(expected.milliseconds)") }
-        granted.append("\(name) \(clock.now.milliseconds)")
-      })
+      tasks.append(
+        runner.start {
+          try await limiter.acquire { expected in heard.append("\(name) \(expected.milliseconds)") }
+          granted.append("\(name) \(clock.now.milliseconds)")
+        })
       runner.runUntilIdle()
     }
     // A permit free at once is not waited for, so "first" was never heard.

@@ -43,9 +43,12 @@ import Testing
     let first = Recorder<Int>()
     let second = Recorder<String>()
     let subscription = feed.subscribe(PushReceiver(element: { first.append($0) }, end: { _ in first.append(-1) }))
-    let refused = feed.subscribe(PushReceiver(
-      element: { second.append("element \($0)") },
-      end: { error in second.append(error is SecondConsumerError ? "SecondConsumerError" : "end \(String(describing: error))") }))
+    let refused = feed.subscribe(
+      PushReceiver(
+        element: { second.append("element \($0)") },
+        end: { error in
+          second.append(error is SecondConsumerError ? "SecondConsumerError" : "end \(String(describing: error))")
+        }))
     feed.yield(1)
     refused.cancel()  // does nothing: the first subscription goes on
     feed.yield(2)
@@ -62,7 +65,8 @@ import Testing
     let task = runner.start { for await value in feed { iterated.append(value) } }
     runner.runUntilIdle()
     let ends = Recorder<Bool>()
-    _ = feed.subscribe(PushReceiver(element: { _ in ends.append(false) }, end: { ends.append($0 is SecondConsumerError) }))
+    _ = feed.subscribe(
+      PushReceiver(element: { _ in ends.append(false) }, end: { ends.append($0 is SecondConsumerError) }))
     feed.yield(7)
     feed.finish()
     try runner.finish(task)

@@ -25,15 +25,16 @@ import Testing
         cancels.append(term)
         wake.cancel()
       })
-    }).subscribe(PushReceiver(
-      element: { event in
-        switch event {
-        case .started(let term): seen.append("started \(term)@\(clock.now.offset.wholeMilliseconds)")
-        case .output(let output): seen.append("\(output)@\(clock.now.offset.wholeMilliseconds)")
-        case .cancelled(let term, by: let newer): seen.append("cancelled \(term) by \(newer)")
-        }
-      },
-      end: { _ in seen.append("end@\(clock.now.offset.wholeMilliseconds)") }))
+    }).subscribe(
+      PushReceiver(
+        element: { event in
+          switch event {
+          case .started(let term): seen.append("started \(term)@\(clock.now.offset.wholeMilliseconds)")
+          case .output(let output): seen.append("\(output)@\(clock.now.offset.wholeMilliseconds)")
+          case .cancelled(let term, by: let newer): seen.append("cancelled \(term) by \(newer)")
+          }
+        },
+        end: { _ in seen.append("end@\(clock.now.offset.wholeMilliseconds)") }))
   }
 
   @Test func aPendingChildEndsWhenItSaysSoAndTheSequenceEndsAfterIt() {

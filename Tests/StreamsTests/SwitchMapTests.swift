@@ -52,9 +52,10 @@ import Testing
     feed.yield("c")
     feed.finish()
     try runner.finish(task)
-    #expect(seen.values == [
-      "started a@0", "cancelled a by b@50", "started b@50", "results b@150", "started c@150", "results c@250",
-    ])
+    #expect(
+      seen.values == [
+        "started a@0", "cancelled a by b@50", "started b@50", "results b@150", "started c@150", "results c@250",
+      ])
     #expect(cancelledChildren.values == ["a"])
     #expect(clock.sleeperCount == 0)
   }

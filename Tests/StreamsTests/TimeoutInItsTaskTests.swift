@@ -17,7 +17,9 @@ import Testing
       let task = Task(inheritingExecutor: {
         let outcome: String
         do {
-          outcome = "value \(try await withTimeout(.seconds(2), clock: clock, cancellingItsTaskThrough: load, operation: operation))"
+          let value = try await withTimeout(
+            .seconds(2), clock: clock, cancellingItsTaskThrough: load, operation: operation)
+          outcome = "value \(value)"
         } catch is TimeoutError {
           outcome = "timed out"
         } catch is CancellationError {
@@ -35,7 +37,10 @@ import Testing
   @Test func aFastOperationReturnsAtOnceAndLeavesNoTimer() {
     let runner = VirtualTimeRunner()
     let ended = Recorder<String>()
-    _ = start(on: runner, ended: ended) { try await runner.clock.sleep(for: .milliseconds(10)); return 42 }
+    _ = start(on: runner, ended: ended) {
+      try await runner.clock.sleep(for: .milliseconds(10))
+      return 42
+    }
     runner.advance(to: .milliseconds(10))
     #expect(ended.values == ["value 42 at 10 ms, task cancelled: false"])
     #expect(runner.clock.sleeperCount == 0)
@@ -44,7 +49,10 @@ import Testing
   @Test func aSlowOperationIsCancelledWithItsTaskAtExactlyTheLimit() {
     let runner = VirtualTimeRunner()
     let ended = Recorder<String>()
-    _ = start(on: runner, ended: ended) { try await runner.clock.sleep(for: .seconds(60)); return 1 }
+    _ = start(on: runner, ended: ended) {
+      try await runner.clock.sleep(for: .seconds(60))
+      return 1
+    }
     runner.advance(to: .milliseconds(1_999))
     #expect(ended.values == [])
     runner.advance(to: .milliseconds(2_000))
@@ -55,7 +63,10 @@ import Testing
   @Test func cancellingTheTaskBeforeTheLimitThrowsCancellationError() {
     let runner = VirtualTimeRunner()
     let ended = Recorder<String>()
-    let load = start(on: runner, ended: ended) { try await runner.clock.sleep(for: .seconds(60)); return 1 }
+    let load = start(on: runner, ended: ended) {
+      try await runner.clock.sleep(for: .seconds(60))
+      return 1
+    }
     runner.advance(to: .milliseconds(500))
     load.cancel()
     runner.runUntilIdle()
@@ -68,7 +79,11 @@ import Testing
     let ran = Recorder<Bool>()
     let outcome = try runner.run { () -> String in
       do {
-        return "value \(try await withTimeout(.zero, clock: runner.clock, cancellingItsTaskThrough: CacheLoad()) { ran.append(true); return 1 })"
+        let value = try await withTimeout(.zero, clock: runner.clock, cancellingItsTaskThrough: CacheLoad()) {
+          ran.append(true)
+          return 1
+        }
+        return "value \(value)"
       } catch is TimeoutError {
         return "timed out"
       }

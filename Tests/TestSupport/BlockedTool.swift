@@ -61,7 +61,9 @@ public final class BlockedTool: Sendable {
       for _ in 0..<10_000 {
         let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let waiting = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains { wchan.contains($0) }
+        let waiting = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains {
+          wchan.contains($0)
+        }
         if waiting, Self.catchesSIGINT(status) { return true }
         _ = poll(nil, 0, 2)
       }

@@ -81,7 +81,10 @@ public final class RunningProcess: Sendable {
   public func waitForLine(containing fragment: String) async {
     await withCheckedContinuation { continuation in
       let ready = output.withLock { lines in lines.contains { $0.contains(fragment) } }
-      if ready { continuation.resume(); return }
+      if ready {
+        continuation.resume()
+        return
+      }
       waiters.withLock { $0.append((fragment, continuation)) }
       // The line may have arrived between the check and the registration.
       if output.withLock({ $0.contains { $0.contains(fragment) } }) { resumeWaiters(for: nil) }

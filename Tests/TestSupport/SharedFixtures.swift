@@ -18,7 +18,8 @@ public enum SharedFixtures {
     if let override = ProcessInfo.processInfo.environment[environmentKey], !override.isEmpty {
       return URL(fileURLWithPath: override, isDirectory: true)
     }
-    let root = packageRoot(filePath: filePath)
+    let root =
+      packageRoot(filePath: filePath)
       ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     return root.deletingLastPathComponent().appendingPathComponent("shared", isDirectory: true)
   }
@@ -57,7 +58,8 @@ public enum SharedFixtures {
 
   /// The project's own fixtures, `Tests/Fixtures/<name>` in the package.
   public static func projectFolder(_ name: String, filePath: String = #filePath) -> URL {
-    let root = packageRoot(filePath: filePath)
+    let root =
+      packageRoot(filePath: filePath)
       ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     return root.appendingPathComponent("Tests/Fixtures/\(name)", isDirectory: true)
   }

@@ -12,7 +12,11 @@ import CatalogData
 struct BuiltInCatalog: CatalogItemStore {
   /// What the file says an item is.
   enum Kind: UInt8 {
-    case song = 0x73, album = 0x61, movie = 0x6D, podcast = 0x70, tvEpisode = 0x74
+    case song = 0x73
+    case album = 0x61
+    case movie = 0x6D
+    case podcast = 0x70
+    case tvEpisode = 0x74
   }
 
   /// One item: its kind, the numbers of its names and its numeric fields.
@@ -190,13 +194,14 @@ struct BuiltInCatalog: CatalogItemStore {
     let record = records[position]
     let id = Self.firstId + position
     func text(_ name: Int32) -> String? { name == CatalogItemNames.none ? nil : nameTable[Int(name)] }
-    let (wrapperType, kind, path): (String, String?, String) = switch record.kind {
-    case .song: ("track", "song", "song")
-    case .album: ("collection", nil, "album")
-    case .movie: ("track", "feature-movie", "movie")
-    case .podcast: ("track", "podcast", "podcast")
-    case .tvEpisode: ("track", "tv-episode", "tv-episode")
-    }
+    let (wrapperType, kind, path): (String, String?, String) =
+      switch record.kind {
+      case .song: ("track", "song", "song")
+      case .album: ("collection", nil, "album")
+      case .movie: ("track", "feature-movie", "movie")
+      case .podcast: ("track", "podcast", "podcast")
+      case .tvEpisode: ("track", "tv-episode", "tv-episode")
+      }
     return SearchItem(
       id: id, wrapperType: wrapperType, kind: kind, trackId: record.kind == .album ? nil : id,
       collectionId: record.kind == .album || record.kind == .podcast ? id : nil,

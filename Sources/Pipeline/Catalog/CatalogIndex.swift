@@ -157,11 +157,12 @@ final class CatalogIndex: Sendable {
   static func characterMask(_ word: FoldedWord) -> UInt64 {
     var mask: UInt64 = 0
     for scalar in word {
-      let bit: UInt32 = switch scalar {
-      case 0x61...0x7A: scalar - 0x61
-      case 0x30...0x39: 26 + scalar - 0x30
-      default: 36 + scalar % 28
-      }
+      let bit: UInt32 =
+        switch scalar {
+        case 0x61...0x7A: scalar - 0x61
+        case 0x30...0x39: 26 + scalar - 0x30
+        default: 36 + scalar % 28
+        }
       mask |= 1 << UInt64(bit)
     }
     return mask

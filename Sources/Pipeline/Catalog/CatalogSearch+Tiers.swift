@@ -8,9 +8,10 @@ extension CatalogSearch {
   /// Appends the items where every query word starts a word, other than `nameMatches`.
   mutating func collectWordPrefixMatches(skipping nameMatches: [Int32]) {
     guard prefixes.allSatisfy({ !$0.isEmpty }) else { return }
-    let driver = prefixes.indices.min {
-      index.postings.count(in: prefixes[$0]) < index.postings.count(in: prefixes[$1])
-    } ?? 0
+    let driver =
+      prefixes.indices.min {
+        index.postings.count(in: prefixes[$0]) < index.postings.count(in: prefixes[$1])
+      } ?? 0
     var merge = PostingMerge(index.postings, words: prefixes[driver])
     var skipped = 0
     while ranks.count < limit, let rank = merge.next() {

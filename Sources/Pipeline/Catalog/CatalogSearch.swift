@@ -133,7 +133,8 @@ struct CatalogSearch {
       ids.append(Int32(id))
     }
     let (first, last) = (Int(ids[0])..<Int(ids[0]) + 1, Int(ids[ids.count - 1])..<Int(ids[ids.count - 1]) + 1)
-    var merge = index.nameStarts.count(in: first) <= index.nameEnds.count(in: last)
+    var merge =
+      index.nameStarts.count(in: first) <= index.nameEnds.count(in: last)
       ? PostingMerge(index.nameStarts, words: first) : PostingMerge(index.nameEnds, words: last)
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {
@@ -158,7 +159,8 @@ struct CatalogSearch {
       guard let id = index.wordId(of: word) else { return [] }
       exact.append(Int32(id))
     }
-    let containing = (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
+    let containing =
+      (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
       .min { index.postings.count(in: $0) < index.postings.count(in: $1) } ?? prefixes[last]
     var merge = PostingMerge(index.postings, words: containing)
     let exactBits = exact.map { CatalogIndex.wordBit($0) }

@@ -70,17 +70,18 @@ public struct PrettyEventFormatter: Sendable {
 
   /// The kind's label padded to a column, coloured when asked.
   private func label(for kind: SearchEvent.Kind) -> String {
-    let (name, color): (String, String) = switch kind {
-    case .search: ("search", "36")  // cyan
-    case .results: ("results", "32")  // green
-    case .partial: ("partial", "32")  // green
-    case .waiting: ("waiting", "33")  // yellow
-    case .cleared: ("cleared", "2")  // dim
-    case .cancelled: ("cancelled", "33")  // yellow
-    case .error: ("error", "31")  // red
-    case .inputError: ("bad line", "31")  // red
-    case .summary: ("summary", "1")  // bold
-    }
+    let (name, color): (String, String) =
+      switch kind {
+      case .search: ("search", "36")  // cyan
+      case .results: ("results", "32")  // green
+      case .partial: ("partial", "32")  // green
+      case .waiting: ("waiting", "33")  // yellow
+      case .cleared: ("cleared", "2")  // dim
+      case .cancelled: ("cancelled", "33")  // yellow
+      case .error: ("error", "31")  // red
+      case .inputError: ("bad line", "31")  // red
+      case .summary: ("summary", "1")  // bold
+      }
     // Pad outside the escapes so that columns line up with colour on or off.
     let padding = String(repeating: " ", count: max(1, 10 - name.count))
     return (colors ? "\u{1B}[\(color)m" + name + "\u{1B}[0m" : name) + padding

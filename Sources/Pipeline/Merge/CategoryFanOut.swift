@@ -102,7 +102,8 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     case .success(let answer):
       return Arrival(index: index, result: self.result(for: category, in: answer), origin: answer.origin)
     case .failure(let error):
-      return Arrival(index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))), origin: nil)
+      return Arrival(
+        index: index, result: CategoryResult(category: category, outcome: .failed(searchError(error))), origin: nil)
     }
   }
 

@@ -86,7 +86,8 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     self.source = source
     self.configuration = configuration
     self.clock = clock
-    cache = configuration.cacheCapacity > 0
+    cache =
+      configuration.cacheCapacity > 0
       ? AsyncCache(capacity: configuration.cacheCapacity, timeToLive: configuration.cacheTimeToLive, clock: clock)
       : nil
     limiter = configuration.rateLimit.map { RateLimiter(permits: $0.permits, per: $0.window, clock: clock) }

@@ -74,12 +74,14 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     let search: @Sendable (SearchTerm, SwitchMapEmitter<Output>) -> SwitchMapChild = { [self] term, emit in
       searchChild(term, emit: emit)
     }
-    let events = terms
+    let events =
+      terms
       .debounce(clock: clock, quietPeriod: quietPeriod)
       .removeDuplicates(by: distinctKey)
       .switchMap(starting: search)
     // The operators fail only when the input fails, and a feed never does.
-    return events.subscribe(PushReceiver(element: { [self] event in handle(event, session: session) }, end: { _ in ended() }))
+    return events.subscribe(
+      PushReceiver(element: { [self] event in handle(event, session: session) }, end: { _ in ended() }))
   }
 
   private func handle(_ event: SwitchMapEvent<SearchTerm, Output>, session: String?) {

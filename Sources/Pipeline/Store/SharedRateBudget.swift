@@ -63,16 +63,18 @@ final class SharedRateBudget: Sendable {
           "DELETE FROM requests WHERE budget = ? AND sent_at <= ?",
           [.text(name), .integer(now - max(window, 3_600_000))])
         let since: [SQLiteValue] = [.text(name), .integer(now - window)]
-        let inWindow = try connection.integer(
-          "SELECT count(*) FROM requests WHERE budget = ? AND sent_at > ?", since) ?? 0
+        let inWindow =
+          try connection.integer(
+            "SELECT count(*) FROM requests WHERE budget = ? AND sent_at > ?", since) ?? 0
         guard inWindow >= permits else {
           try connection.query("INSERT INTO requests (budget, sent_at) VALUES (?, ?)", [.text(name), .integer(now)])
           return .recorded
         }
         // The permit frees when the request `inWindow - permits` places after the oldest leaves.
-        let frees = try connection.integer(
-          "SELECT sent_at FROM requests WHERE budget = ? AND sent_at > ? ORDER BY sent_at LIMIT 1 OFFSET ?",
-          since + [.integer(inWindow - Int64(permits))]) ?? now
+        let frees =
+          try connection.integer(
+            "SELECT sent_at FROM requests WHERE budget = ? AND sent_at > ? ORDER BY sent_at LIMIT 1 OFFSET ?",
+            since + [.integer(inWindow - Int64(permits))]) ?? now
         return .fullFor(max(1, frees + window - now))
       }
     }

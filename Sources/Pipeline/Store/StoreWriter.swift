@@ -155,8 +155,9 @@ final class StoreWriter: Sendable {
     var victims: [StoreKey] = []
     try connection.query("SELECT source, term, scope, lim, country, bytes FROM answers ORDER BY used_at") { row in
       guard count > capacity || bytes > maxBytes else { return }
-      victims.append(StoreKey(
-        source: row.text(0), term: row.text(1), scope: row.text(2), limit: Int(row.integer(3)), country: row.text(4)))
+      victims.append(
+        StoreKey(
+          source: row.text(0), term: row.text(1), scope: row.text(2), limit: Int(row.integer(3)), country: row.text(4)))
       count -= 1
       bytes -= row.integer(5)
     }

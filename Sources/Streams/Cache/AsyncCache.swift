@@ -244,10 +244,12 @@ where C.Duration == Duration {
   @inlinable public func datedValue(
     for key: Key, load: @escaping @Sendable () async throws -> (value: Value, obtainedAt: C.Instant)
   ) async throws -> CacheAnswer<Value> {
-    try await lookUp(key, load: {
-      let loaded = try await load()
-      return (loaded.value, loaded.obtainedAt)
-    })
+    try await lookUp(
+      key,
+      load: {
+        let loaded = try await load()
+        return (loaded.value, loaded.obtainedAt)
+      })
   }
 
   /// The value for `key` when it can be had without suspending: a hit (origin `cached`), or,
@@ -318,10 +320,12 @@ where C.Duration == Duration {
       flight = id
     case .started(let id):
       flight = id
-      startLoad(id, for: key, load: { handle in
-        let loaded = try await load(handle)
-        return (loaded.value, loaded.obtainedAt)
-      })
+      startLoad(
+        id, for: key,
+        load: { handle in
+          let loaded = try await load(handle)
+          return (loaded.value, loaded.obtainedAt)
+        })
     }
     guard let waiter else { return .answered }
     return CacheRequest { [self] in

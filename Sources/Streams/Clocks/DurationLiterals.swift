@@ -14,7 +14,8 @@ extension Duration {
   /// The duration in whole milliseconds, rounded toward negative infinity.
   public var wholeMilliseconds: Int64 {
     let (seconds, attoseconds) = components
-    let fromAttoseconds = attoseconds >= 0
+    let fromAttoseconds =
+      attoseconds >= 0
       ? attoseconds / 1_000_000_000_000_000
       : (attoseconds - 999_999_999_999_999) / 1_000_000_000_000_000
     return seconds * 1_000 + fromAttoseconds

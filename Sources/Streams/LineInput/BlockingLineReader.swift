@@ -43,9 +43,13 @@ public struct BlockingLineReader: ~Copyable {
   private let stop: CancellationSignal?
 
   /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); the reader never
-  /// closes it. Lines longer than `maxLineLength` bytes (default ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too long.
+  /// closes it. Lines longer than `maxLineLength` bytes (default
+  /// ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too long.
   /// With `stop`, a wait for input ends with ``LineInputError/stopped`` once it is signalled.
-  public init(fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength, stoppingOn stop: CancellationSignal? = nil) {
+  public init(
+    fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength,
+    stoppingOn stop: CancellationSignal? = nil
+  ) {
     self.init(descriptor: fileDescriptor, owned: false, maxLineLength: maxLineLength, stop: stop)
   }
 

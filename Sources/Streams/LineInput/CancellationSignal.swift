@@ -1,12 +1,13 @@
+import Synchronization
+
 // A self-pipe: the way to wake a thread blocked in poll(2) at once, with no time-out. The reader
 // thread polls its input and `readEnd` together; cancellation writes one byte to `writeEnd`.
 // Public so that a program can stop its own blocking readers and writers the same way.
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
-import Synchronization
 
 /// A one-shot wake-up for threads blocked in `poll(2)`: poll ``readEnd`` beside the descriptor
 /// you wait on, and ``signal()`` wakes every such wait at once, now and later.

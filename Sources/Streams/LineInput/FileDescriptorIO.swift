@@ -1,9 +1,9 @@
 // The few system calls the line readers make, wrapped once: open, read and poll retried on
 // EINTR, failures turned into `LineInputError`. Internal: callers see only the readers.
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// The system calls of the line readers; `package` only so that tests can size their inputs by

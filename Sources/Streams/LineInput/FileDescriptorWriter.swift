@@ -3,9 +3,9 @@
 // reading side's system calls are in FileDescriptorIO; this is the writing side, public so that a
 // program's own writers handle a closed pipe and a stop the same way.
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Why ``FileDescriptorWriter/write(_:)`` did not write every byte.
@@ -136,8 +136,8 @@ public struct FileDescriptorWriter: Sendable {
 /// write(2), named apart from ``FileDescriptorWriter/write(_:)``.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Glibc)
-  Glibc.write(descriptor, bytes, count)
+    Glibc.write(descriptor, bytes, count)
   #else
-  Darwin.write(descriptor, bytes, count)
+    Darwin.write(descriptor, bytes, count)
   #endif
 }

@@ -1,9 +1,9 @@
 // The ways reading line input can fail: the file cannot be opened, or a read fails. Bad lines are
 // not errors (see `InputLine.Content`).
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Why line input could not be read.

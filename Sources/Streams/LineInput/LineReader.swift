@@ -58,8 +58,9 @@ public struct LineReader: AsyncSequence, Sendable {
   private let probe: LineReaderProbe
 
   /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); it is never
-  /// closed here. Lines longer than `maxLineLength` bytes (default ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too
-  /// long. The descriptor's flags are left alone, blocking or not.
+  /// closed here. Lines longer than `maxLineLength` bytes (default
+  /// ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too long.
+  /// The descriptor's flags are left alone, blocking or not.
   public init(fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength) {
     self.init(source: .descriptor(fileDescriptor), maxLineLength: maxLineLength, probe: LineReaderProbe())
   }
@@ -163,7 +164,8 @@ public struct LineReader: AsyncSequence, Sendable {
     /// and returns its first line.
     @usableFromInline
     mutating func firstOfNextBatch(isolation actor: isolated (any Actor)?) async throws(LineInputError)
-      -> InputLine? {
+      -> InputLine?
+    {
       batch = []
       index = 0
       if let failure = pendingFailure {

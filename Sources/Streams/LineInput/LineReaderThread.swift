@@ -1,12 +1,13 @@
+import Synchronization
+
 // The body of a `LineReader`'s dedicated thread: poll the input and the cancellation signal,
 // read 64 KiB at a time, split, and send the lines in batches through the bounded channel.
 // Blocking here never occupies a thread of Swift's cooperative pool.
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
-import Synchronization
 
 /// Where a `LineReader` reads from.
 enum LineSource: Sendable {
@@ -24,7 +25,12 @@ final class OpenedDescriptor: Sendable {
   init(_ descriptor: Int32) { self.descriptor = Mutex(descriptor) }
 
   /// The descriptor, once; the caller then owns it.
-  func take() -> Int32? { descriptor.withLock { value in defer { value = nil }; return value } }
+  func take() -> Int32? {
+    descriptor.withLock { value in
+      defer { value = nil }
+      return value
+    }
+  }
 
   deinit {
     if let descriptor = descriptor.withLock({ $0 }) { FileDescriptorIO.closeDescriptor(descriptor) }

@@ -2,9 +2,9 @@
 // Hot path (10-million-line pipes): newlines are found with memchr and complete lines are
 // decoded straight out of the caller's buffer; only a line split across reads is copied.
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Turns chunks of bytes, as they come from `read(2)`, into ``InputLine``s.

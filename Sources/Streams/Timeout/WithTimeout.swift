@@ -119,4 +119,3 @@ public func withTimeout<T: Sendable, C: Clock>(
   if ranOut { throw TimeoutError(duration: duration) }
   return try outcome.get()
 }
-

@@ -5,7 +5,10 @@ import Synchronization
 /// A task started on a ``VirtualTimeRunner``.
 public struct VirtualTask<Success: Sendable>: Sendable {
   final class Outcome: Sendable {
-    enum State { case running, finished(Result<Success, any Error>) }
+    enum State {
+      case running
+      case finished(Result<Success, any Error>)
+    }
     let state = Mutex(State.running)
   }
 

@@ -200,7 +200,12 @@ public final class VirtualTimeRunner: Sendable {
   ///   time), the next deadline is past the horizon, or the watchdog fired. An ``interruption``
   ///   left by an earlier call is thrown first.
   public func finish<Result: Sendable>(_ task: VirtualTask<Result>) throws -> Result {
-    if let earlier = stopped.withLock({ state in defer { state = nil }; return state }) { throw earlier }
+    if let earlier = stopped.withLock({ state in
+      defer { state = nil }
+      return state
+    }) {
+      throw earlier
+    }
     let drive = Drive(runner: self)
     let limit = horizon.map { clock.now.advanced(by: $0) }
     while true {
@@ -287,7 +292,8 @@ extension VirtualTimeRunner {
 
     init(runner: VirtualTimeRunner) {
       self.runner = runner
-      deadline = runner.watchdog.map { DispatchTime.now() + DispatchTimeInterval.nanoseconds($0.wholeNanoseconds) }
+      deadline =
+        runner.watchdog.map { DispatchTime.now() + DispatchTimeInterval.nanoseconds($0.wholeNanoseconds) }
         ?? .distantFuture
       onMainThread = MainQueue.isCurrent
     }

@@ -41,23 +41,28 @@ public struct VirtualTimeStall: Error, CustomStringConvertible, Sendable {
     case .nothingToRun:
       text += "no job can run, no sleeper waits and no outside work is in flight, but the task has not finished."
     case .horizonReached(let horizon):
-      text += "the next deadline is more than the horizon (\(describe(horizon))) after the call began; "
+      text +=
+        "the next deadline is more than the horizon (\(describe(horizon))) after the call began; "
         + "this is usually a timer loop that never ends. Cancel it (or finish its input), or raise `horizon:`."
     case .watchdogFired(let limit):
-      text += "the call ran \(describe(limit)) of real time without finishing; work keeps running without "
+      text +=
+        "the call ran \(describe(limit)) of real time without finishing; work keeps running without "
         + "moving time (a loop that only yields), or outside work does not end."
     case .mainQueueUnresponsive(let limit):
-      text += "the main queue did not run the runner's round within \(describe(limit)): the main thread "
+      text +=
+        "the main queue did not run the runner's round within \(describe(limit)): the main thread "
         + "is blocked, or this process does not run its main queue. Pass `mainActorOrdering: .never`."
     }
     text += " Still queued: \(pendingJobCount) job(s); asleep on the clock: \(sleeperCount)"
     if let nextDeadline { text += " (next at \(nextDeadline))" }
     text += "; outside work in flight: \(externalWorkInFlight)."
     if drivenOnMainThread {
-      text += " The call was made on the main thread, so @MainActor code could not run meanwhile: make the "
+      text +=
+        " The call was made on the main thread, so @MainActor code could not run meanwhile: make the "
         + "test async and use `await runner.drive(…)`."
     }
-    text += " Usual causes: Task.sleep or a ContinuousClock where the runner's clock belongs (real time "
+    text +=
+      " Usual causes: Task.sleep or a ContinuousClock where the runner's clock belongs (real time "
       + "does not move in virtual time); Task.detached or work started outside the runner; an input "
       + "stream nobody finishes or a continuation nobody resumes. Feed or finish that input from the "
       + "driving thread, or cancel the task."

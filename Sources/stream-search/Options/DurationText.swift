@@ -49,7 +49,10 @@ extension Duration {
     guard let (whole, fraction) = Self.splitDecimal(number) else { throw .malformed }
     let isZero = (whole + fraction).allSatisfy { $0 == "0" }
     guard let unit else {
-      if isZero { self = .zero; return }
+      if isZero {
+        self = .zero
+        return
+      }
       throw .missingUnit(number: number)
     }
     // Int128 holds whole × unit and fraction × unit without overflow for any input we keep.

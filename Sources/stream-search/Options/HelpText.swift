@@ -14,20 +14,22 @@ enum HelpText {
     switch command {
     case .search:
       sections.append("OVERVIEW: Turn search-field keystrokes into a stream of search results.")
-      sections.append(wrap(
-        "Reads the text of a search field, one line per keystroke, from standard input or a file. "
-          + "Waits for typing to pause, skips repeated terms, cancels searches that are superseded, "
-          + "answers from a cache or a source, and writes events as JSON Lines. When standard input is a "
-          + "terminal, it shows a search screen instead: type, watch results arrive, press Enter to print one."
-      ))
+      sections.append(
+        wrap(
+          "Reads the text of a search field, one line per keystroke, from standard input or a file. "
+            + "Waits for typing to pause, skips repeated terms, cancels searches that are superseded, "
+            + "answers from a cache or a source, and writes events as JSON Lines. When standard input is a "
+            + "terminal, it shows a search screen instead: type, watch results arrive, press Enter to print one."
+        ))
       let usages = [CommandLineParser.Command.search.usage, CommandLineParser.Command.record.usage]
       sections.append("USAGE: " + usages.joined(separator: "\n       "))
     case .record:
       sections.append("OVERVIEW: Record typing for '\(CommandLineParser.toolName) --replay'.")
-      sections.append(wrap(
-        "Stamps each input line with at_ms, the milliseconds since the recording started by the real "
-          + "clock, and writes it as a JSON Lines object {\"at_ms\": …, \"term\": …}."
-      ))
+      sections.append(
+        wrap(
+          "Stamps each input line with at_ms, the milliseconds since the recording started by the real "
+            + "clock, and writes it as a JSON Lines object {\"at_ms\": …, \"term\": …}."
+        ))
       sections.append("USAGE: " + command.usage)
     }
     let builtIns = [
@@ -35,15 +37,22 @@ enum HelpText {
       Entry(label: "-h, --help", text: "Show help information."),
     ]
     var tables: [(title: String, entries: [Entry])] = command.groups.map { group in
-      (group.title, group.options.map { option in
-        Entry(label: option.label, text: option.help + (option.defaultText.map(defaultSuffix) ?? ""))
-      })
+      (
+        group.title,
+        group.options.map { option in
+          Entry(label: option.label, text: option.help + (option.defaultText.map(defaultSuffix) ?? ""))
+        }
+      )
     }
     tables.append(("OPTIONS", builtIns))
     if command == .search {
-      tables.append(("SUBCOMMANDS", [
-        Entry(label: "record", text: "Stamp each input line with at_ms from the real clock and write JSON Lines."),
-      ]))
+      tables.append(
+        (
+          "SUBCOMMANDS",
+          [
+            Entry(label: "record", text: "Stamp each input line with at_ms from the real clock and write JSON Lines.")
+          ]
+        ))
       tables.append(("INTERACTIVE KEYS", interactiveKeys))
     }
     tables.append(("EXIT STATUS", ExitStatus.allCases.map { Entry(label: String($0.rawValue), text: $0.meaning) }))

@@ -8,7 +8,8 @@ enum ValueParser {
   /// A whole number in `range`; an upper bound of `Int.max` is shown as "at least".
   static func wholeNumber(_ text: String, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
     guard text.allSatisfy(\.isASCIIDigit), let number = Int(text), range.contains(number) else {
-      let expected = range.upperBound == Int.max
+      let expected =
+        range.upperBound == Int.max
         ? "expected a whole number of at least \(range.lowerBound)"
         : "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
       throw InvalidValue(reason: expected)

@@ -6,8 +6,9 @@ import Testing
 
 @Suite struct InteractiveOptionsTests {
   private func options(_ arguments: [String], stdinIsTerminal: Bool) throws -> CommandLineOptions? {
-    guard case .search(let options) = try CommandLineParser.parse(
-      arguments, stdoutIsTerminal: false, stdinIsTerminal: stdinIsTerminal)
+    guard
+      case .search(let options) = try CommandLineParser.parse(
+        arguments, stdoutIsTerminal: false, stdinIsTerminal: stdinIsTerminal)
     else { return nil }
     return options
   }

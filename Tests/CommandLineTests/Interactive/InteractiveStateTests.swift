@@ -13,10 +13,11 @@ import Testing
   private func event(_ kind: SearchEvent.Kind) -> SearchEvent { SearchEvent(seq: 0, atMilliseconds: 0, kind: kind) }
 
   private func results(_ term: String, _ items: [SearchItem], elapsed: Int64 = 3) -> SearchEvent {
-    event(.results(
-      term: term, source: .load,
-      categories: [CategoryResult(category: .music, outcome: .items(items, from: .catalog))],
-      elapsedMilliseconds: elapsed))
+    event(
+      .results(
+        term: term, source: .load,
+        categories: [CategoryResult(category: .music, outcome: .items(items, from: .catalog))],
+        elapsedMilliseconds: elapsed))
   }
 
   @Test func answerForASupersededTermNeverReachesTheScreen() {
@@ -69,8 +70,9 @@ import Testing
     state.apply(event(.search(term: "taylor")))
     state.apply(results("taylor", [item(1, "A"), item(2, "B")], elapsed: 12))
     state.requests = 3
-    #expect(InteractiveView.statusText(state, budgetLeft: 17)
-      == "\"taylor\": 2 results from catalog in 12 ms · 3 requests · 17 left in the rate budget")
+    #expect(
+      InteractiveView.statusText(state, budgetLeft: 17)
+        == "\"taylor\": 2 results from catalog in 12 ms · 3 requests · 17 left in the rate budget")
   }
 
   @Test func statusLineSaysTheSearchWaitsForTheRateBudgetUntilItAnswers() {
@@ -81,8 +83,9 @@ import Testing
     // A wait told to a superseded term says nothing about the latest one.
     state.apply(event(.waiting(term: "tay", category: "music", waitMilliseconds: 90_000)))
     #expect(state.status == .waitingForBudget("taylor", milliseconds: 44_001))
-    #expect(InteractiveView.statusText(state, budgetLeft: 0)
-      == "searching \"taylor\"… waiting up to 45 s for the rate budget · 0 requests · 0 left in the rate budget")
+    #expect(
+      InteractiveView.statusText(state, budgetLeft: 0)
+        == "searching \"taylor\"… waiting up to 45 s for the rate budget · 0 requests · 0 left in the rate budget")
     state.apply(results("taylor", [item(1, "A")], elapsed: 44_010))
     #expect(state.status == .answered("taylor", count: 1, origins: [.catalog], elapsedMilliseconds: 44_010))
   }
@@ -90,15 +93,19 @@ import Testing
   @Test func statusLineSaysWhichCategoryFailedAndWhy() {
     var state = InteractiveState()
     state.apply(event(.search(term: "taylor")))
-    state.apply(event(.results(
-      term: "taylor", source: .load,
-      categories: [
-        CategoryResult(category: .music, outcome: .items([item(1, "A")], from: .network)),
-        CategoryResult(category: .podcasts, outcome: .failed(.timedOut)),
-      ],
-      elapsedMilliseconds: 10_000)))
-    #expect(InteractiveView.statusText(state, budgetLeft: nil)
-      == "\"taylor\": 1 result from network in 10000 ms · podcasts failed: no answer within the timeout · 0 requests")
+    state.apply(
+      event(
+        .results(
+          term: "taylor", source: .load,
+          categories: [
+            CategoryResult(category: .music, outcome: .items([item(1, "A")], from: .network)),
+            CategoryResult(category: .podcasts, outcome: .failed(.timedOut)),
+          ],
+          elapsedMilliseconds: 10_000)))
+    #expect(
+      InteractiveView.statusText(state, budgetLeft: nil)
+        == "\"taylor\": 1 result from network in 10000 ms · podcasts failed: no answer within the timeout"
+        + " · 0 requests")
   }
 
   @Test func rowShowsTitleArtistAndYear() {

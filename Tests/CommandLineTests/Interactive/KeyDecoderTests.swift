@@ -18,10 +18,11 @@ import Testing
   }
 
   @Test func controlKeysHaveTheirNames() {
-    #expect(keys([[0x0D, 0x7F, 0x08, 0x17, 0x15, 0x03, 0x0C, 0x10, 0x0E]]) == [
-      .enter, .backspace, .backspace, .control("w"), .control("u"), .control("c"), .control("l"),
-      .control("p"), .control("n"),
-    ])
+    #expect(
+      keys([[0x0D, 0x7F, 0x08, 0x17, 0x15, 0x03, 0x0C, 0x10, 0x0E]]) == [
+        .enter, .backspace, .backspace, .control("w"), .control("u"), .control("c"), .control("l"),
+        .control("p"), .control("n"),
+      ])
   }
 
   @Test func multiByteCharacterSplitAcrossReadsCompletesWithTheNextRead() {
@@ -51,7 +52,8 @@ import Testing
   @Test func arrowsHomeEndAndDeleteInTheirCommonEncodings() {
     let sequences = ["[A", "[B", "[C", "[D", "[H", "[F", "OH", "OF", "[1~", "[4~", "[7~", "[8~", "[3~", "[1;5C"]
     let decoded = keys([sequences.flatMap { [0x1B] + Array($0.utf8) }])
-    #expect(decoded == [.up, .down, .right, .left, .home, .end, .home, .end, .home, .end, .home, .end, .delete, .right])
+    #expect(
+      decoded == [.up, .down, .right, .left, .home, .end, .home, .end, .home, .end, .home, .end, .delete, .right])
   }
 
   @Test func loneEscapeIsTheEscapeKeyOnlyOnceNoMoreBytesCame() {

@@ -37,7 +37,8 @@ func runWithDisk(
 func checkedEvents(
   _ result: SubprocessResult, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> [ToolEvent] {
-  #expect(result.status == 0 && !result.terminatedBySignal, "status \(result.status): \(result.stderr)",
+  #expect(
+    result.status == 0 && !result.terminatedBySignal, "status \(result.status): \(result.stderr)",
     sourceLocation: sourceLocation)
   return try toolEvents(result.stdout)
 }
@@ -79,9 +80,10 @@ final class TestDatabase {
       let step = sqlite3_step(statement)
       if step == SQLITE_DONE { return rows }
       guard step == SQLITE_ROW else { throw TestDatabaseError(message: String(cString: sqlite3_errmsg(handle))) }
-      rows.append((0..<sqlite3_column_count(statement)).map { column in
-        sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
-      })
+      rows.append(
+        (0..<sqlite3_column_count(statement)).map { column in
+          sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+        })
     }
   }
 

@@ -59,7 +59,8 @@ struct HostileInput {
       let length = maxLineBytes + Int.random(in: 1...50_000, using: &random)
       return ([UInt8](repeating: UInt8(ascii: "x"), count: length), "line too long (\(length) bytes")
     case 3:  // nested 10,000 levels deep, under the line limit
-      let nested = json(#"{"at_ms":\#(now),"term":"#) + [UInt8](repeating: UInt8(ascii: "["), count: 10_000)
+      let nested =
+        json(#"{"at_ms":\#(now),"term":"#) + [UInt8](repeating: UInt8(ascii: "["), count: 10_000)
         + [UInt8](repeating: UInt8(ascii: "]"), count: 10_000) + json("}")
       return (nested, "JSON nested deeper than 32 levels")
     case 4: return (json(#"{"at_ms":\#(now),"term":5}"#), #""term" must be a string"#)

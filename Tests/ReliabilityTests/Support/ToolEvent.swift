@@ -94,9 +94,11 @@ func answerBody(for term: String, count: Int = 1) -> Data {
 func sessionsWithUnpairedSearches(_ events: [ToolEvent]) -> [String] {
   let flow = events.filter { $0.type == "search" || $0.isTerminal }
   return Dictionary(grouping: flow, by: { $0.session ?? "" }).compactMap { session, events in
-    let paired = events.count % 2 == 0 && stride(from: 0, to: events.count, by: 2).allSatisfy { index in
-      events[index].type == "search" && events[index + 1].isTerminal && events[index + 1].term == events[index].term
-    }
+    let paired =
+      events.count % 2 == 0
+      && stride(from: 0, to: events.count, by: 2).allSatisfy { index in
+        events[index].type == "search" && events[index + 1].isTerminal && events[index + 1].term == events[index].term
+      }
     return paired ? nil : session
   }.sorted()
 }

@@ -23,13 +23,15 @@ enum TypingSession {
       var typed = ""
       for (index, letter) in word.enumerated() {
         if index > 0 {
-          now += Bool.random(using: &random) && Int.random(in: 0..<10, using: &random) == 0
+          now +=
+            Bool.random(using: &random) && Int.random(in: 0..<10, using: &random) == 0
             ? Int64.random(in: 300...600, using: &random) : Int64.random(in: 40...180, using: &random)
         }
         typed.append(letter)
         keys.append(RecordedKey(now, typed))
       }
-      now += Int.random(in: 0..<10, using: &random) < 7
+      now +=
+        Int.random(in: 0..<10, using: &random) < 7
         ? Int64.random(in: 350...1_200, using: &random) : Int64.random(in: 40...180, using: &random)
       keys.append(RecordedKey(now, ""))
       now += Int64.random(in: 100...600, using: &random)

@@ -102,7 +102,8 @@ struct Connection {
     let suffix = Array(#""}"#.utf8)
     let total = max(bytes, prefix.count + suffix.count)
     let headers = [HTTPHeader("Content-Type", "application/json")]
-    let head = chunked
+    let head =
+      chunked
       ? Self.head(status: 200, headers: headers + [HTTPHeader("Transfer-Encoding", "chunked")], length: nil)
       : Self.head(status: 200, headers: headers, length: total)
     var outcome = Socket.sendAll(fd, head, wakeFD: wakeFD)
@@ -112,7 +113,9 @@ struct Connection {
       if pieces.isEmpty {
         let size = min(padding, 64 * 1024)
         padding -= size
-        pieces = padding == 0 ? [[UInt8](repeating: UInt8(ascii: "x"), count: size), suffix]
+        pieces =
+          padding == 0
+          ? [[UInt8](repeating: UInt8(ascii: "x"), count: size), suffix]
           : [[UInt8](repeating: UInt8(ascii: "x"), count: size)]
       }
       let piece = pieces.removeFirst()
@@ -168,7 +171,8 @@ struct Connection {
 /// The bodies of the faults that replace the reply's body.
 enum FaultBody {
   /// A page such as a captive portal or a proxy answers with, status 200.
-  static let html = Data("""
+  static let html = Data(
+    """
     <!DOCTYPE html>
     <html><head><title>Sign in to the network</title></head>
     <body><h1>Welcome</h1><p>Please accept the terms to continue.</p></body></html>

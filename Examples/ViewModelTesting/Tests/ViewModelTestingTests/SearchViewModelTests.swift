@@ -50,7 +50,7 @@ import ViewModelTesting
       let cache = AsyncCache<String, [String], ManualClock>(capacity: 8, clock: runner.clock)
       let screen = SearchViewModel(service: service, clock: runner.clock, cache: cache)
       let suggestions = SearchViewModel(service: service, clock: runner.clock, cache: cache)
-      try await runner.drive { await MainActor.run { screen.query = "tay" } }   // asks at 500
+      try await runner.drive { await MainActor.run { screen.query = "tay" } }  // asks at 500
       await runner.drive(until: .milliseconds(100))
       try await runner.drive { await MainActor.run { suggestions.query = "tay" } }  // joins at 600
       await runner.drive(until: .milliseconds(899))

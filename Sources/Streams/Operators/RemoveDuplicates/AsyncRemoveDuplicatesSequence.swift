@@ -92,8 +92,9 @@ extension AsyncRemoveDuplicatesSequence: PushableAsyncSequence where Base: Pusha
     // Erased to the protocol: a @Sendable closure may not capture `Key`'s metatype, which need
     // not be Sendable.
     let filter: any ElementFilter<Element> = DuplicateFilter(key: key)
-    return base.subscribe(PushReceiver(
-      element: { element in if filter.isNew(element) { receiver.element(element) } }, end: receiver.end))
+    return base.subscribe(
+      PushReceiver(
+        element: { element in if filter.isNew(element) { receiver.element(element) } }, end: receiver.end))
   }
 }
 

@@ -18,13 +18,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   @inlinable public func mapLatest<Output: Sendable>(
     catching transform: @escaping @Sendable (Element) async throws -> Output
   ) -> AsyncMapLatestSequence<Self, Result<Output, any Error>> {
-    AsyncMapLatestSequence(switchMap { input, emit in
-      do {
-        emit(.success(try await transform(input)))
-      } catch {
-        emit(.failure(error))
-      }
-    })
+    AsyncMapLatestSequence(
+      switchMap { input, emit in
+        do {
+          emit(.success(try await transform(input)))
+        } catch {
+          emit(.failure(error))
+        }
+      })
   }
 }
 

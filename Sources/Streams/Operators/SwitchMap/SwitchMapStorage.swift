@@ -105,8 +105,9 @@ extension SwitchMapStorage where Base: PushableAsyncSequence {
   @inlinable func subscribe(_ receiver: PushReceiver<Event>) -> PushSubscription {
     // The storage is this subscription's own, made for it: nobody else consumes it.
     _ = state.withLock { $0.downstream.attach(receiver) }
-    let upstream = base.subscribe(PushReceiver(
-      element: { [self] input in receive(input) }, end: { [self] error in baseEnded(error) }))
+    let upstream = base.subscribe(
+      PushReceiver(
+        element: { [self] input in receive(input) }, end: { [self] error in baseEnded(error) }))
     state.withLock { $0.upstreamStarted(upstream) }?.cancel()
     return PushSubscription { [self] in consumerCancelled() }
   }

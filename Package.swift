@@ -10,11 +10,14 @@ let package = Package(
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
     .library(name: "Pipeline", targets: ["Pipeline"]),
+    .library(name: "RESP", targets: ["RESP"]),
     .executable(name: "stream-search", targets: ["stream-search"]),
   ],
   targets: [
     .target(name: "Streams"),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
+    // A small Redis client (RESP2 over non-blocking sockets): domain-free, for the workers on Redis.
+    .target(name: "RESP", dependencies: ["Streams"]),
     // The disk cache's database: the system library, no package (apt libsqlite3-dev, brew sqlite).
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // The built-in catalog's bytes: a C target compiles them far faster than a Swift literal.
@@ -29,7 +32,8 @@ let package = Package(
       name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
-    .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting", "RESP"], path: "Tests/TestSupport"),
+    .testTarget(name: "RESPTests", dependencies: ["RESP", "Streams", "TestSupport"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "TestSupport"]),
     .testTarget(
       name: "PipelineTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CatalogFiller"]

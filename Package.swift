@@ -1,6 +1,7 @@
 // swift-tools-version: 6.0
 // stream-search: a typeahead stream processor. No package dependencies: only the toolchain's
-// Foundation, FoundationNetworking, Dispatch, Synchronization and Testing, and the system's SQLite3.
+// Foundation, FoundationNetworking, Dispatch, Synchronization and Testing. SQLite's runtime library is
+// opened at run time where present (the disk cache); no header or link library is needed to build.
 import PackageDescription
 
 let package = Package(
@@ -18,11 +19,9 @@ let package = Package(
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     // A small Redis client (RESP2 over non-blocking sockets): domain-free, for the workers on Redis.
     .target(name: "RESP", dependencies: ["Streams"]),
-    // The disk cache's database: the system library, no package (apt libsqlite3-dev, brew sqlite).
-    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     // The built-in catalog's bytes: a C target compiles them far faster than a Swift literal.
     .target(name: "CatalogData", exclude: ["build_catalog.py", "curated"]),
-    .target(name: "Pipeline", dependencies: ["Streams", "CSQLite", "CatalogData"]),
+    .target(name: "Pipeline", dependencies: ["Streams", "CatalogData"]),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "StreamsTesting"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams"]),
@@ -43,7 +42,7 @@ let package = Package(
       dependencies: ["stream-search", "Pipeline", "Streams", "TestSupport"]
     ),
     .testTarget(
-      name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CSQLite"]
+      name: "ReliabilityTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,6 +1,5 @@
 // The disk tier (L2) of the answer cache: one SQLite file that every run and every process using
 // the same directory shares, for answers across runs and for one request budget across processes.
-import CSQLite
 import Foundation
 import Synchronization
 
@@ -97,6 +96,7 @@ public final class AnswerStore: Sendable {
 
   /// The directory made and the file opened and brought to this schema version.
   private static func openConnection(directory: String, path: String) throws(StoreOpenFailure) -> SQLiteConnection {
+    if case .failure(let missing) = SQLiteLibrary.shared { throw StoreOpenFailure(missing.description) }
     if let failure = makeDirectory(directory) {
       throw StoreOpenFailure("cannot create the directory \(directory): \(failure)")
     }
@@ -170,7 +170,7 @@ public final class AnswerStore: Sendable {
 
   /// Turns the store off after `error`, reporting it once; a busy file only misses this once.
   func fail(_ error: SQLiteError) {
-    guard error.code != SQLITE_BUSY, error.code != SQLITE_LOCKED else { return }
+    guard !error.isBusy else { return }
     let reason = error.isDamage ? "\(path) is damaged or not a database: \(error)" : "cannot write \(path): \(error)"
     let first = state.withLock { status -> Bool in
       guard status == .on else { return false }

@@ -1,5 +1,6 @@
 // The disk tier as the repository sees it: a store, the time to live on the wall clock, the
 // source's name in every key, and the count of answers it gave.
+import Foundation
 import Streams
 import Synchronization
 
@@ -66,6 +67,13 @@ extension SearchRepository.Key {
     case .category(let category): scopeText = category.rawValue
     case .all(let categories): scopeText = "all:" + categories.map(\.rawValue).joined(separator: ",")
     }
-    return StoreKey(source: source, term: termKey, scope: scopeText, limit: limit, country: country)
+    return StoreKey(source: source, term: Self.storedTerm(termKey), scope: scopeText, limit: limit, country: country)
+  }
+
+  /// `termKey` in Unicode's composed form (NFC). Memory compares keys as Swift does, by canonical
+  /// equivalence ("e" + U+0301 equals "é"); the disk compares bytes, so it is given one spelling
+  /// of each, and both tiers agree on which terms are one.
+  static func storedTerm(_ termKey: String) -> String {
+    termKey.utf8.allSatisfy { $0 < 0x80 } ? termKey : termKey.precomposedStringWithCanonicalMapping
   }
 }

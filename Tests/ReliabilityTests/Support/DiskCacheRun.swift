@@ -1,9 +1,10 @@
 // The disk-cache tests' tools: a fresh cache directory, the built tool run live against the
 // stand-in with it, and the cache file read back with SQLite itself.
-import CSQLite
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Pipeline
 
 /// A new, empty directory under the temporary directory.
 func freshDirectory(_ name: String = "cache") throws -> String {
@@ -55,36 +56,31 @@ func expectedTitles(_ terms: [String]) -> [String: [String]] {
   Dictionary(uniqueKeysWithValues: terms.map { ($0, ["\($0) 0"]) })
 }
 
-/// A connection to an SQLite file for checking it from the test.
+/// A connection to an SQLite file for checking it from the test, through the store's own binding
+/// (so the tests need SQLite's runtime library, as the tool does, and nothing more).
 final class TestDatabase {
-  private var handle: OpaquePointer?
+  private let connection: SQLiteConnection
 
   init(_ path: String) throws {
-    guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
-      throw TestDatabaseError(message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
+    do {
+      connection = try SQLiteConnection(path: path, busyTimeout: 5_000)
+    } catch {
+      throw TestDatabaseError(message: "cannot open \(path): \(error)")
     }
   }
 
-  deinit { sqlite3_close_v2(handle) }
-
-  /// Runs `sql`, returning every row's columns as text.
+  /// Runs `sql`, returning every row's columns as text (NULL as "").
   @discardableResult
   func rows(_ sql: String) throws -> [[String]] {
-    var statement: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-      throw TestDatabaseError(message: String(cString: sqlite3_errmsg(handle)))
-    }
-    defer { sqlite3_finalize(statement) }
     var rows: [[String]] = []
-    while true {
-      let step = sqlite3_step(statement)
-      if step == SQLITE_DONE { return rows }
-      guard step == SQLITE_ROW else { throw TestDatabaseError(message: String(cString: sqlite3_errmsg(handle))) }
-      rows.append(
-        (0..<sqlite3_column_count(statement)).map { column in
-          sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
-        })
+    do {
+      try connection.query(sql) { row in
+        rows.append((0..<row.count).map { row.isNull($0) ? "" : row.text($0) })
+      }
+    } catch {
+      throw TestDatabaseError(message: error.message)
     }
+    return rows
   }
 
   /// The first column of the first row of `sql`.

@@ -1,0 +1,91 @@
+// Tools some tests need and a bare machine lacks (redis-server, tmux, the sqlite3 command, a way
+// to hide files from a child). Elsewhere such a test is skipped with one line naming what is
+// missing; under CI (`CI=true`) it runs and fails saying so, so CI never loses it silently.
+import Foundation
+
+/// A program a test needs, looked for on `PATH` (or by a check of its own).
+///
+/// ```swift
+/// @Test(.enabled(if: RequiredTool.tmux.isAvailableOrCI, Comment(rawValue: RequiredTool.tmux.skipNote)))
+/// func drawsInTmux() throws {
+///   let tmux = try RequiredTool.tmux.path()
+///   …
+/// }
+/// ```
+public struct RequiredTool: Sendable {
+  /// What the user would install, as the skip line names it.
+  public let name: String
+  /// Where it is, or nil when this machine lacks it.
+  public let location: String?
+  /// Why it is missing, when it is.
+  private let missingReason: String
+
+  /// A program called `name`, found on `PATH`.
+  public static func executable(_ name: String, installedBy package: String? = nil) -> RequiredTool {
+    let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
+      .split(separator: ":")
+      .map { "\($0)/\(name)" }
+      .first { FileManager.default.isExecutableFile(atPath: $0) }
+    let install = package.map { " (Debian, Ubuntu: apt-get install \($0))" } ?? ""
+    return RequiredTool(name: name, location: found, missingReason: "\(name) is not installed\(install)")
+  }
+
+  /// redis-server, for the tests against a real Redis.
+  public static let redisServer = executable("redis-server", installedBy: "redis-server")
+  /// tmux, for the tests that drive the interactive screen as a person would.
+  public static let tmux = executable("tmux", installedBy: "tmux")
+  /// The sqlite3 command-line shell, for the tests that read a cache file as another program would.
+  public static let sqlite3 = executable("sqlite3", installedBy: "sqlite3")
+
+  /// `.ci/bare-machine`: a child run in a private mount namespace with chosen files hidden (as on
+  /// a machine without them). Needs root, `unshare` and overlay mounts.
+  public static let bareMachine: RequiredTool = {
+    let script = SharedFixtures.packageRoot().map { $0.appendingPathComponent(".ci/bare-machine").path }
+    guard let script, FileManager.default.isExecutableFile(atPath: script) else {
+      return RequiredTool(name: "bare-machine", location: nil, missingReason: ".ci/bare-machine is not in the package")
+    }
+    let check = Process()
+    check.executableURL = URL(fileURLWithPath: script)
+    check.arguments = ["--check"]
+    let errors = Pipe()
+    check.standardError = errors
+    check.standardOutput = FileHandle.nullDevice
+    do {
+      try check.run()
+    } catch {
+      return RequiredTool(name: "bare-machine", location: nil, missingReason: "cannot run .ci/bare-machine: \(error)")
+    }
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    check.waitUntilExit()
+    guard check.terminationStatus == 0 else {
+      let reason = said.split(separator: "\n").first.map(String.init) ?? "exit \(check.terminationStatus)"
+      return RequiredTool(name: "bare-machine", location: nil, missingReason: reason)
+    }
+    return RequiredTool(name: "bare-machine", location: script, missingReason: "")
+  }()
+
+  /// Whether this machine has it.
+  public var isAvailable: Bool { location != nil }
+
+  /// Whether a test needing it runs: when it is here, and under CI always (there, its absence
+  /// fails the test through ``path()``).
+  public var isAvailableOrCI: Bool { isAvailable || SharedFixtures.isCI }
+
+  /// The one line a test skipped for want of it prints.
+  public var skipNote: String { "\(missingReason): skipped (.ci/run provides it; under CI this fails)" }
+
+  /// Where it is.
+  ///
+  /// - Throws: ``MissingToolError`` naming what is missing (under CI, where the test ran anyway).
+  public func path() throws -> String {
+    guard let location else { throw MissingToolError(message: "\(missingReason); .ci/run installs what tests need") }
+    return location
+  }
+}
+
+/// A test needed a tool this machine lacks.
+public struct MissingToolError: Error, CustomStringConvertible {
+  /// What is missing and how to get it.
+  public let message: String
+  public var description: String { message }
+}

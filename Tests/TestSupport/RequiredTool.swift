@@ -1,14 +1,16 @@
-// Tools some tests need and a bare machine lacks (redis-server, tmux, the sqlite3 command, a way
-// to hide files from a child). Elsewhere such a test is skipped with one line naming what is
+// Tools some tests need and a bare machine lacks (tmux, the sqlite3 command, a way to hide files
+// from a child; redis-server has its own fixture, RedisServer). Elsewhere such a test is skipped with one line naming what is
 // missing; under CI (`CI=true`) it runs and fails saying so, so CI never loses it silently.
 import Foundation
 
 /// A program a test needs, looked for on `PATH` (or by a check of its own).
 ///
 /// ```swift
-/// @Test(.enabled(if: RequiredTool.tmux.isAvailableOrCI, Comment(rawValue: RequiredTool.tmux.skipNote)))
+/// static let tmux = RequiredTool.executable("tmux", installedBy: "tmux")
+///
+/// @Test(.enabled(if: tmux.isAvailableOrCI, Comment(rawValue: tmux.skipNote)))
 /// func drawsInTmux() throws {
-///   let tmux = try RequiredTool.tmux.path()
+///   let path = try Self.tmux.path()
 ///   …
 /// }
 /// ```
@@ -29,13 +31,6 @@ public struct RequiredTool: Sendable {
     let install = package.map { " (Debian, Ubuntu: apt-get install \($0))" } ?? ""
     return RequiredTool(name: name, location: found, missingReason: "\(name) is not installed\(install)")
   }
-
-  /// redis-server, for the tests against a real Redis.
-  public static let redisServer = executable("redis-server", installedBy: "redis-server")
-  /// tmux, for the tests that drive the interactive screen as a person would.
-  public static let tmux = executable("tmux", installedBy: "tmux")
-  /// The sqlite3 command-line shell, for the tests that read a cache file as another program would.
-  public static let sqlite3 = executable("sqlite3", installedBy: "sqlite3")
 
   /// `.ci/bare-machine`: a child run in a private mount namespace with chosen files hidden (as on
   /// a machine without them). Needs root, `unshare` and overlay mounts.

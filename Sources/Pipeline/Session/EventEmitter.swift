@@ -1,19 +1,74 @@
 // The one place events are stamped and counted: seq and at_ms are assigned under one lock, in
-// the order events are handed to the sink, so the output's order and numbering always agree.
+// the order events are queued for the sink, so the output's order and numbering always agree.
+// The sink is called with the lock released: it may fail, and what its failure starts (stopping
+// the run) comes back here.
+import Streams
 import Synchronization
 
 /// Stamps events with `seq` and `at_ms`, counts them for the summary, remembers which searches
-/// are open, and hands each to the sink while holding the lock (so concurrent sessions cannot
-/// interleave a seq out of order).
+/// are open, and hands each to the sink in `seq` order, one call at a time.
+///
+/// The sink is never called under the lock. An event is stamped and queued under it; the thread
+/// that finds nobody delivering delivers the queue, its own event and whatever other sessions
+/// (or the sink itself, calling back in) queue meanwhile, with the lock released. A sink whose
+/// write fails may therefore stop the run from inside the call: that takes this lock again, which
+/// is free.
 final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
   private struct State {
     var seq = 0
+    /// The latest `at_ms` given: a later stamp never goes below it.
+    var atMilliseconds: Int64 = 0
     var summary = RunSummary()
     /// The term of the search each session has in flight, keyed by session (nil for none).
     var openSearches: [String?: String] = [:]
     /// The run is stopping: searches still open end as `cancelled` for `shutdown`, whatever
     /// answer arrives meanwhile.
     var stopping = false
+    /// Stamped events on their way to the sink.
+    var deliveries = DeliveryQueue<SearchEvent>()
+    /// Callers waiting for every stamped event to reach the sink.
+    var drainWaiters: [UnsafeContinuation<Void, Never>] = []
+
+    /// Stamps `kind` and counts it, or nil when the run is stopping and it is an answer.
+    mutating func stamp(_ kind: SearchEvent.Kind, session: String?, measured: Int64) -> SearchEvent? {
+      if stopping {
+        switch kind {
+        case .results, .error, .partial, .waiting: return nil
+        default: break
+        }
+      }
+      // The clock is read before the lock is taken, so two sessions emitting at once could read
+      // it in one order and stamp in the other: at_ms must not go backwards along seq.
+      atMilliseconds = max(atMilliseconds, measured)
+      seq += 1
+      switch kind {
+      case .search(let term):
+        summary.searches += 1
+        openSearches[session] = term
+      case .results:
+        summary.results += 1
+        openSearches[session] = nil
+      case .error:
+        summary.errors += 1
+        openSearches[session] = nil
+      case .cancelled:
+        summary.cancellations += 1
+        openSearches[session] = nil
+      case .inputError:
+        summary.inputErrors += 1
+      case .cleared, .partial, .waiting, .summary:
+        break
+      }
+      return SearchEvent(seq: seq, atMilliseconds: atMilliseconds, session: session, kind: kind)
+    }
+
+    /// The next event for the delivering thread; nil when none is left, with the callers that
+    /// waited for that moment.
+    mutating func nextDelivery() -> (SearchEvent?, [UnsafeContinuation<Void, Never>]) {
+      if let event = deliveries.next() { return (event, []) }
+      defer { drainWaiters = [] }
+      return (nil, drainWaiters)
+    }
   }
 
   private let sink: @Sendable (SearchEvent) -> Void
@@ -41,39 +96,42 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     state.withLock { $0.stopping = true }
   }
 
-  /// Stamps, counts and delivers one event.
+  /// Stamps and counts one event, and delivers it (with any queued before it) unless another
+  /// thread is delivering, which then delivers it too, in order.
   func emit(_ kind: SearchEvent.Kind, session: String?) {
-    state.withLock { state in
-      if state.stopping {
-        switch kind {
-        case .results, .error, .partial, .waiting: return
-        default: break
-        }
+    let measured = start.duration(to: clock.now).wholeMilliseconds
+    let first = state.withLock { state -> SearchEvent? in
+      guard let event = state.stamp(kind, session: session, measured: measured) else { return nil }
+      return state.deliveries.offer(event)
+    }
+    deliver(first)
+  }
+
+  /// Calls the sink with `first`, then with every event queued meanwhile, releasing the lock for
+  /// each call; resumes whoever waited for the queue to empty.
+  private func deliver(_ first: SearchEvent?) {
+    guard var event = first else { return }
+    while true {
+      sink(event)
+      let (next, drained) = state.withLock { $0.nextDelivery() }
+      guard let next else {
+        for waiter in drained { waiter.resume() }
+        return
       }
-      // Read under the lock: with a real clock, sessions emitting concurrently would otherwise
-      // get seq numbers whose at_ms go backwards.
-      let atMilliseconds = start.duration(to: clock.now).wholeMilliseconds
-      state.seq += 1
-      let sessionKey = session
-      switch kind {
-      case .search(let term):
-        state.summary.searches += 1
-        state.openSearches[sessionKey] = term
-      case .results:
-        state.summary.results += 1
-        state.openSearches[sessionKey] = nil
-      case .error:
-        state.summary.errors += 1
-        state.openSearches[sessionKey] = nil
-      case .cancelled:
-        state.summary.cancellations += 1
-        state.openSearches[sessionKey] = nil
-      case .inputError:
-        state.summary.inputErrors += 1
-      case .cleared, .partial, .waiting, .summary:
-        break
+      event = next
+    }
+  }
+
+  /// Returns once every event stamped so far has been handed to the sink (at once when this
+  /// thread delivered them).
+  private func delivered() async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let idle = state.withLock { state -> Bool in
+        guard state.deliveries.isDelivering else { return true }
+        state.drainWaiters.append(continuation)
+        return false
       }
-      sink(SearchEvent(seq: state.seq, atMilliseconds: atMilliseconds, session: session, kind: kind))
+      if idle { continuation.resume() }
     }
   }
 
@@ -91,8 +149,9 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// Emits the summary, last, with the request and cache counts given.
-  func emitSummary(requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?) -> RunSummary {
+  /// Emits the summary, last, with the request and cache counts given, and returns once it has
+  /// been handed to the sink: the process may exit as soon as the run returns.
+  func emitSummary(requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?) async -> RunSummary {
     let summary = state.withLock { state in
       state.summary.requests = requests
       state.summary.cacheHits = cacheHits
@@ -101,6 +160,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
       return state.summary
     }
     emit(.summary(summary), session: nil)
+    await delivered()
     return summary
   }
 }

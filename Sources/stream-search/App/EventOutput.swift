@@ -5,12 +5,32 @@ import Streams
 import Synchronization
 
 /// Encodes events and writes each one as it comes; stops writing once the reader has gone.
+///
+/// The lock only decides: whether to write, and what to do once a write failed. The write, and
+/// the action run when the output closes (which stops the run), happen with it released.
 final class EventOutput: Sendable {
   private struct State {
+    /// The buffer events are encoded into, kept between events; taken out while one is written.
     var buffer: [UInt8] = []
     var closed = false
     var failure: Int32?
     var onClosed: (@Sendable () -> Void)?
+
+    /// The buffer to encode the next event into, or nil once the output is closed.
+    mutating func takeBuffer() -> [UInt8]? {
+      guard !closed else { return nil }
+      defer { buffer = [] }
+      return buffer
+    }
+
+    /// Records the end of the output; the action to run, the first time only.
+    mutating func close(after error: OutputError) -> (@Sendable () -> Void)? {
+      guard !closed else { return nil }
+      closed = true
+      if case .failed(let errno) = error { failure = errno }
+      defer { onClosed = nil }
+      return onClosed
+    }
   }
 
   private let writer: OutputWriter
@@ -36,32 +56,28 @@ final class EventOutput: Sendable {
     state.withLock { $0.onClosed = action }
   }
 
-  /// Writes one event. Called by the pipeline, one call at a time.
+  /// Writes one event. Called by the pipeline, one call at a time (its sink's contract); a call
+  /// while another writes would still be whole, in a buffer of its own.
   func write(_ event: SearchEvent) {
     if case .summary = event.kind, let statsLog {
       statsLog.stats(PrettyEventFormatter().format(event))
     }
-    let stop = state.withLock { state -> (@Sendable () -> Void)? in
-      guard !state.closed else { return nil }
-      state.buffer.removeAll(keepingCapacity: true)
-      switch format {
-      case .jsonl:
-        JSONLinesEncoder().encode(event, into: &state.buffer)
-      case .pretty:
-        state.buffer.append(contentsOf: PrettyEventFormatter().format(event).utf8)
-        state.buffer.append(UInt8(ascii: "\n"))
-      }
-      do throws(OutputError) {
-        try writer.write(state.buffer)
-        return nil
-      } catch {
-        // Closed, failed, or stopped while the reader took nothing: no later event is written.
-        state.closed = true
-        if case .failed(let errno) = error { state.failure = errno }
-        defer { state.onClosed = nil }
-        return state.onClosed
-      }
+    guard var buffer = state.withLock({ $0.takeBuffer() }) else { return }
+    buffer.removeAll(keepingCapacity: true)
+    switch format {
+    case .jsonl:
+      JSONLinesEncoder().encode(event, into: &buffer)
+    case .pretty:
+      buffer.append(contentsOf: PrettyEventFormatter().format(event).utf8)
+      buffer.append(UInt8(ascii: "\n"))
     }
-    stop?()
+    do throws(OutputError) {
+      try writer.write(buffer)
+      state.withLock { $0.buffer = buffer }
+    } catch {
+      // Closed, failed, or stopped while the reader took nothing: no later event is written.
+      let stop = state.withLock { $0.close(after: error) }
+      stop?()
+    }
   }
 }

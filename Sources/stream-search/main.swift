@@ -5,8 +5,8 @@ import Foundation
 import Pipeline
 import Streams
 
-// Before anything else can be handed descriptor 0.
-let standardInputWasClosed = StandardInputCheck.reserveIfClosed()
+// Before anything else can be handed descriptor 0, 1 or 2.
+let standardDescriptors = StandardDescriptors.reserveClosed()
 ignoreSIGPIPE()
 // A file-size limit (`ulimit -f`) must fail the disk cache's write, not kill the run.
 signal(SIGXFSZ, SIG_IGN)
@@ -35,8 +35,17 @@ func observeSignals() -> StopRequest {
   return stop
 }
 
+/// Ends the process at once, with one line and status 74, when standard output was closed at
+/// start: whatever the command writes there would be lost.
+func refuseClosedOutput(_ log: Log) {
+  guard standardDescriptors.outputWasClosed else { return }
+  log.error(StandardDescriptors.closedOutputMessage)
+  exit(ExitStatus.ioError.rawValue)
+}
+
 switch invocation {
 case .help(let text), .version(let text):
+  refuseClosedOutput(Log(level: .normal))
   do throws(OutputError) {
     try OutputWriter.standardOutput.write(text)
   } catch .failed {
@@ -53,9 +62,10 @@ case .search(let options):
     try? OutputWriter.standardError.write("Error: \(error.message)\n")
     exit(ExitStatus.ioError.rawValue)
   }
+  refuseClosedOutput(log)
   // The interactive screen reads its keys from /dev/tty, not from descriptor 0.
-  if options.inputPath == nil, !options.interactive, standardInputWasClosed {
-    log.error(StandardInputCheck.closedMessage)
+  if options.inputPath == nil, !options.interactive, standardDescriptors.inputWasClosed {
+    log.error(StandardDescriptors.closedInputMessage)
     exit(ExitStatus.noInput.rawValue)
   }
   let setup: RunSetup
@@ -82,8 +92,9 @@ case .search(let options):
   exit(status.rawValue)
 case .record(let options):
   let log = Log(level: .normal)
-  if options.inputPath == nil, standardInputWasClosed {
-    log.error(StandardInputCheck.closedMessage)
+  refuseClosedOutput(log)
+  if options.inputPath == nil, standardDescriptors.inputWasClosed {
+    log.error(StandardDescriptors.closedInputMessage)
     exit(ExitStatus.noInput.rawValue)
   }
   let stop = observeSignals()

@@ -216,9 +216,10 @@ private func typing(seed: UInt64, count: Int) -> [(Int64, String)] {
     }
     runner.runUntilIdle()
     _ = ClockWake.schedule(on: runner.clock, at: .milliseconds(100)) { order.append("second call") }
+    runner.advance(to: .milliseconds(100))
     try runner.finish(sleeper)
-    // Calls run as time reaches them; the sleeper's task runs once the runner runs jobs.
-    #expect(order.values == ["first call", "second call", "sleeper"])
+    // One at a time, in registration order: the sleeper's task runs before the call set after it.
+    #expect(order.values == ["first call", "sleeper", "second call"])
   }
 
   @Test func theCacheAnswersAHitOrAnImmediateLoadWithoutSuspending() {

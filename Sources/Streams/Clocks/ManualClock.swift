@@ -28,7 +28,8 @@ import Synchronization
 /// - A sleep whose deadline has already been reached (or a negative duration) returns at once
 ///   without suspending.
 /// - Cancelling a sleeping task throws `CancellationError` from its `sleep` at once and removes it.
-/// - Sleepers due at the same instant wake in registration order; earlier deadlines wake first.
+/// - Sleepers due at the same instant wake in registration order, one at a time; earlier
+///   deadlines wake first.
 ///
 /// > Important: `advance` resumes the sleepers but does not wait for the work they then do,
 /// > which runs wherever their tasks run. To observe that work deterministically, drive the
@@ -135,19 +136,19 @@ public final class ManualClock: Clock, Sendable {
   }
 
   /// Moves time to `instant` (never backwards) and wakes every sleeper due by then, earliest
-  /// deadline first, registration order within a deadline.
+  /// deadline first, registration order within a deadline, one at a time. It does not wait for
+  /// the work a woken task then does; a ``VirtualTimeRunner`` does.
   public func advance(to instant: Instant) {
-    while let due = sleepers.withLock({ $0.popEarliest(notAfter: instant.offset) }) {
-      for wake in due { wake.fire() }
-    }
+    while let wake = sleepers.withLock({ $0.popFirstDue(notAfter: instant.offset) }) { wake.fire() }
     sleepers.withLock { $0.setNow(instant.offset) }
   }
 
-  /// Moves time to the earliest deadline if it is at or before `limit`, and wakes the sleepers
-  /// due then. Returns false when no sleeper is due by `limit`. The runner's single step.
+  /// Moves time to the earliest deadline if it is at or before `limit`, and wakes the first
+  /// sleeper due then. Returns false when no sleeper is due by `limit`. The runner's single step:
+  /// it runs what the wake-up started before it takes the next one.
   func wakeEarliest(notAfter limit: Instant) -> Bool {
-    guard let due = sleepers.withLock({ $0.popEarliest(notAfter: limit.offset) }) else { return false }
-    for wake in due { wake.fire() }
+    guard let wake = sleepers.withLock({ $0.popFirstDue(notAfter: limit.offset) }) else { return false }
+    wake.fire()
     return true
   }
 

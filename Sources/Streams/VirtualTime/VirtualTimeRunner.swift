@@ -37,8 +37,10 @@ import Synchronization
 ///
 /// ## Ordering
 /// - Driving first runs every queued job, and every job those enqueue, until none is left
-///   (quiescence). Only then may time move, to the earliest sleeper's deadline, where the
-///   sleepers due at that instant wake in (deadline, registration) order; then jobs run again.
+///   (quiescence). Only then may time move, to the earliest sleeper's deadline. The sleepers
+///   due at that instant wake one at a time, in the order they registered, and each wake-up's
+///   work runs to quiescence before the next sleeper wakes (kotlinx-coroutines-test's FIFO by
+///   registration within an instant): a task's sleep and a scheduled call are alike here.
 /// - ``advance(to:)`` is inclusive: a deadline equal to the target instant fires.
 /// - Main-actor jobs (see ``MainActorOrdering`` for when): with a call made off the main queue,
 ///   the runner's jobs and its clock's wake-ups run on the main queue, in blocks between the

@@ -155,26 +155,27 @@ struct SleeperQueue: ~Copyable {
     return heap.min?.deadline
   }
 
-  /// Moves time to the earliest deadline if it is at or before `limit`, and removes the sleepers
-  /// due then, in registration order. Returns nil when no sleeper is due by `limit`.
-  mutating func popEarliest(notAfter limit: Duration) -> [Wake]? {
-    guard let deadline = nextDeadline(), deadline <= limit else { return nil }
+  /// Moves time to the earliest deadline if it is at or before `limit`, and removes the first
+  /// sleeper due then (the one registered first). Returns nil when no sleeper is due by `limit`.
+  ///
+  /// One at a time, so that whoever moves time can let each wake-up finish what needs no wait
+  /// before the next one fires: FIFO by registration within an instant, for tasks and calls alike.
+  mutating func popFirstDue(notAfter limit: Duration) -> Wake? {
+    guard let deadline = nextDeadline(), deadline <= limit, let head = heap.popMin() else { return nil }
     if deadline > now { now = deadline }
-    var due: [Wake] = []
-    while let head = heap.min, head.deadline == deadline {
-      heap.popMin()
-      switch entries.removeValue(forKey: head.id) {
-      case .waiting(let continuation):
-        due.append(.resume(continuation))
-        sleeperCount -= 1
-      case .callback(let action):
-        due.append(.call(action))
-        sleeperCount -= 1
-      case .reserved, .cancelledEarly, nil:
-        break
-      }
+    switch entries.removeValue(forKey: head.id) {
+    case .waiting(let continuation):
+      // A task's sleep: resumed outside the lock.
+      sleeperCount -= 1
+      return .resume(continuation)
+    case .callback(let action):
+      // A scheduled call: made outside the lock.
+      sleeperCount -= 1
+      return .call(action)
+    case .reserved, .cancelledEarly, nil:
+      // nextDeadline() dropped the stale keys at the top: the head is a live sleeper.
+      preconditionFailure("Internal inconsistency: sleeper \(head.id) at the top of the heap is not waiting")
     }
-    return due
   }
 
   mutating func setNow(_ instant: Duration) {

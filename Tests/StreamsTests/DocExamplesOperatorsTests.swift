@@ -1,7 +1,8 @@
 // swift-format-ignore-file
 // The examples below are copies of the docs, word for word, so the formatter must not reflow them.
-// The doc examples of the operators, the rate limiter, retry, timeout, the cache and the line
-// readers, copied word for word from their doc comments and run (see DocExamplesTests).
+// The doc examples of the operators, pushed chains, feeds, ClockWake, the rate limiter, retry,
+// timeout, the cache and the line readers, copied word for word from their doc comments and
+// run (see DocExamplesTests).
 import Foundation
 import Streams
 import StreamsTesting
@@ -205,5 +206,79 @@ import Testing
     #expect(outcome == "timed out")
     #expect(runner.now == .milliseconds(2_000))
     #expect(clock.sleeperCount == 0)
+  }
+
+  // The fused path: feeds, pushed chains and timers without tasks.
+
+  @Test func pushableAsyncSequenceDocExample() {
+    let feed = AsyncFeed<String>()
+    let seen = Recorder<String>()                       // StreamsTesting
+    let subscription = feed.removeDuplicates().subscribe(PushReceiver(
+      element: { seen.append($0) }, end: { _ in seen.append("end") }))
+    feed.yield("tay"); feed.yield("tay"); feed.yield("taylor")   // seen.values == ["tay", "taylor"]
+    #expect(seen.values == ["tay", "taylor"])
+    feed.finish()                                        // seen.values == ["tay", "taylor", "end"]
+    #expect(seen.values == ["tay", "taylor", "end"])
+    subscription.cancel()                                // nothing more would be delivered
+  }
+
+  @Test func asyncFeedDocExample() async {
+    let feed = AsyncFeed<String>()
+    feed.yield("t"); feed.yield("ta")
+    feed.finish()
+    var texts: [String] = []
+    for await text in feed { texts.append(text) }   // texts == ["t", "ta"]
+    #expect(texts == ["t", "ta"])
+  }
+
+  @Test func clockWakeDocExample() {
+    let clock = ManualClock()
+    let fired = Recorder<Int64>()                    // StreamsTesting
+    let wake = ClockWake.schedule(on: clock, at: clock.now.advanced(by: .milliseconds(500))) {
+      fired.append(clock.now.milliseconds)
+    }
+    clock.advance(by: .milliseconds(499))            // fired.values == []
+    #expect(fired.values.isEmpty)
+    clock.advance(by: .milliseconds(1))              // fired.values == [500]
+    #expect(fired.values == [500])
+    wake.cancel()                                    // too late: it has run, nothing happens
+  }
+
+  @Test func switchMapStartingDocExample() throws {
+    let runner = VirtualTimeRunner()
+    let (terms, typing) = AsyncStream.makeStream(of: String.self)
+    let known = ["tay": "Taylor Swift"]
+    let answered = runner.start {
+      var shown: [String] = []
+      for try await event in terms.switchMap(starting: { (term, emit: SwitchMapEmitter<String>) in
+        if let hit = known[term] {
+          emit(hit)                     // answered at once: no task
+          return .finished
+        }
+        return .task { emit("fetched \(term)") }
+      }) {
+        if case .output(let output) = event { shown.append(output) }
+      }
+      return shown
+    }
+    typing.yield("tay"); typing.yield("bey"); typing.finish()
+    let shown = try runner.finish(answered)   // shown == ["Taylor Swift", "fetched bey"]
+    #expect(shown == ["Taylor Swift", "fetched bey"])
+  }
+
+  @Test func streamsGuideFusionExample() {
+    let clock = ManualClock()
+    let feed = AsyncFeed<String>()
+    let shown = Recorder<String>()                   // StreamsTesting
+    let subscription = feed
+      .debounce(for: .milliseconds(300), clock: clock)
+      .removeDuplicates()
+      .subscribe(PushReceiver(element: { shown.append($0) }, end: { _ in shown.append("end") }))
+    feed.yield("ta"); feed.yield("tay")
+    clock.advance(by: .milliseconds(300))            // shown.values == ["tay"]
+    #expect(shown.values == ["tay"])
+    feed.finish()                                    // shown.values == ["tay", "end"]
+    #expect(shown.values == ["tay", "end"])
+    subscription.cancel()
   }
 }

@@ -1,9 +1,10 @@
 // The hand-off at the head of a chain: any thread feeds it, and either one task iterates it or
-// one receiver is pushed to (the fused path, see PushableAsyncSequence). It is a `Downstream`
-// behind a lock, the same consumer side the operators use, so there is one single-consumer
-// hand-off in the package. Cheaper than an unbounded AsyncStream: AsyncStream is generic code the
-// standard library does not specialise, and a replay's profile once showed a quarter of its time
-// in its yield/next and their generic-metadata lookups.
+// one receiver is pushed to (the fused path, see PushableAsyncSequence). Behind its lock are the
+// same two consumer sides the operators use (PullBuffer for a task, PushOutput for a receiver),
+// so there is one way to hand elements over in the package. Cheaper than an unbounded
+// AsyncStream: AsyncStream is generic code the standard library does not specialise, and a
+// replay's profile once showed a quarter of its time in its yield/next and their
+// generic-metadata lookups.
 import Synchronization
 
 /// An unbounded first-in-first-out hand-off with one consumer: any thread feeds it; one task
@@ -29,9 +30,13 @@ import Synchronization
 /// - **One consumer**: a second one, waiting while the first waits or iterating while a
 ///   receiver is subscribed, gets the end at once (a second receiver `end(SecondConsumerError())`);
 ///   nothing crashes, nothing hangs, and the first consumer keeps every element.
-public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable {
-  @usableFromInline struct State: DownstreamState {
-    @usableFromInline var downstream = Downstream<Element>()
+public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSequence, Sendable {
+  @usableFromInline struct State: Sendable {
+    /// Until a receiver subscribes: the elements waiting for a task, and the task waiting.
+    @usableFromInline var pulled = PullBuffer<Element>()
+    /// Once a receiver has subscribed: what is delivered to it.
+    @usableFromInline var pushed: PushOutput<Element>?
+
     @inlinable init() {}
   }
 
@@ -43,29 +48,51 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable
   /// Hands `element` to the consumer or receiver, or buffers it. Ignored after finish or
   /// cancellation.
   @inlinable public func yield(_ element: Element) {
-    perform(state.withLock { $0.downstream.send(element) }, on: state)
+    let (resumption, delivery) = state.withLock { state -> (Resumption<Element>?, PushDelivery<Element>?) in
+      guard state.pushed != nil else { return (state.pulled.send(element), nil) }
+      return (nil, state.pushed?.send(element))
+    }
+    resumption?.resume()
+    deliver(delivery, thenDrain: state) { $0.pushed?.next() }
   }
 
   /// Ends the sequence after the buffered elements.
   @inlinable public func finish() {
-    perform(state.withLock { $0.downstream.finish() }, on: state)
+    let (resumption, delivery) = state.withLock { state -> (Resumption<Element>?, PushDelivery<Element>?) in
+      guard state.pushed != nil else { return (state.pulled.finish(), nil) }
+      return (nil, state.pushed?.finish())
+    }
+    resumption?.resume()
+    deliver(delivery, thenDrain: state) { $0.pushed?.next() }
   }
 
   /// Pushes every element, then the end, to `receiver`; see ``PushableAsyncSequence``.
   /// A second subscriber, or one while a task waits in `next()`, gets `end(SecondConsumerError())`
   /// at once and a subscription that does nothing; the first consumer is unaffected.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    let attached = state.withLock { state -> (Bool, Resumption<Element>?) in
-      guard state.downstream.attach(receiver) else { return (false, nil) }
-      // Elements fed before the subscription are delivered now, on this thread.
-      let ready = state.downstream.bufferedCount > 0 || state.downstream.isEnded
-      return (true, ready ? state.downstream.startDraining() : nil)
+    connect(receiver)
+  }
+
+  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    let attached = state.withLock { state -> (Bool, PushDelivery<Element>?) in
+      guard state.pushed == nil, state.pulled.consumer == nil else { return (false, nil) }
+      // Elements fed before the subscription are delivered now, on this thread, in order.
+      var output = PushOutput(receiver: receiver)
+      while let element = state.pulled.queue.popFirst() { output.queue.append(element) }
+      var first: PushDelivery<Element>?
+      if state.pulled.isEnded { first = output.finish() }
+      if first == nil, output.queue.count > 0 {
+        output.delivering = true
+        first = output.next()
+      }
+      state.pushed = output
+      return (true, first)
     }
     guard attached.0 else {
       receiver.end(SecondConsumerError())
       return PushSubscription {}
     }
-    perform(attached.1, on: state)
+    deliver(attached.1, thenDrain: state) { $0.pushed?.next() }
     return PushSubscription { [self] in cancel() }
   }
 
@@ -73,10 +100,17 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable
   /// once, too, for a second consumer: a task calling this while another waits in it, or while
   /// the feed has a subscriber (the first consumer keeps every element).
   @inlinable public func next() async -> Element? {
-    if let ready = state.withLock({ $0.downstream.poll() }) { return (try? ready.get()) ?? nil }
+    let ready = state.withLock { state -> Result<Element?, any Error>? in
+      guard state.pushed == nil else { return .success(nil) }
+      return state.pulled.poll()
+    }
+    if let ready { return (try? ready.get()) ?? nil }
     return await withTaskCancellationHandler {
       let element = try? await withUnsafeThrowingContinuation { continuation in
-        perform(state.withLock { $0.downstream.wait(continuation) }, on: state)
+        state.withLock { state -> Resumption<Element>? in
+          guard state.pushed == nil else { return Resumption(continuation, .success(nil)) }
+          return state.pulled.wait(continuation)
+        }?.resume()
       }
       return element ?? nil
     } onCancel: {
@@ -85,7 +119,10 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, Sendable
   }
 
   @inlinable func cancel() {
-    perform(state.withLock { $0.downstream.cancel() }, on: state)
+    state.withLock { state -> Resumption<Element>? in
+      state.pushed?.cancel()
+      return state.pulled.cancel()
+    }?.resume()
   }
 
   /// Creates the iterator. One consumer at a time: see ``next()`` for what a second one gets.

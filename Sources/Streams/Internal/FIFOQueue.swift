@@ -40,3 +40,5 @@ package struct FIFOQueue<Element> {
     head = 0
   }
 }
+
+extension FIFOQueue: Sendable where Element: Sendable {}

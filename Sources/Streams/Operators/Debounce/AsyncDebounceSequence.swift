@@ -67,11 +67,12 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 ///
 /// ## Ordering
 /// Elements are emitted in the order of their deadlines; a waiting consumer receives each as
-/// soon as it is due. Produced elements a slow consumer has not taken yet are buffered.
+/// soon as it is due. At one instant, a deadline fires before an element arriving then.
 ///
 /// ## Caveats
-/// One consumer at a time. The base is iterated by a task of the sequence's own, started on the
-/// first `next()`; on a ``VirtualTimeRunner`` it stays on the runner.
+/// One consumer at a time. A base that cannot push (see ``PushableAsyncSequence``) is iterated
+/// by a task of the sequence's own, started on the first `next()`, which waits while the
+/// consumer has not taken an emitted element; on a ``VirtualTimeRunner`` it stays on the runner.
 public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable, C.Duration == Duration {
   public typealias Element = Base.Element
@@ -88,22 +89,33 @@ where Base.Element: Sendable, C.Duration == Duration {
 
   /// Creates the iterator; iteration of the base starts on its first `next()`.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(storage: DebounceStorage(base: base, clock: clock, quietPeriod: quietPeriod))
+    Iterator(pulled: PulledIterator(subscribe: { [self] receiver in connect(receiver) }))
   }
 
   /// Produces the debounced elements; see ``AsyncDebounceSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let storage: DebounceStorage<Base, C>
-    @usableFromInline let lifetime: IteratorLifetime
+    @usableFromInline let pulled: PulledIterator<Element>
 
-    @inlinable init(storage: DebounceStorage<Base, C>) {
-      self.storage = storage
-      self.lifetime = IteratorLifetime { storage.consumerCancelled() }
-    }
+    @inlinable init(pulled: PulledIterator<Element>) { self.pulled = pulled }
 
     /// The next debounced element, or nil when the sequence finished or the task was cancelled.
     @inlinable public mutating func next() async throws -> Element? {
-      try await storage.next()
+      try await pulled.next()
     }
+  }
+}
+
+extension AsyncDebounceSequence: PushedSequence {
+  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    DebounceStorage.subscribe(receiver, to: base, clock: clock, quietPeriod: quietPeriod)
+  }
+}
+
+extension AsyncDebounceSequence: PushableAsyncSequence where Base: PushableAsyncSequence {
+  /// Debounces the base's pushed elements and pushes the settled ones to `receiver`, with no
+  /// task (on a ``ManualClock`` the timer is a call the clock makes; on a live clock, an entry
+  /// in the clock's one timer). Same semantics as iterating; see ``AsyncDebounceSequence``.
+  @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    connect(receiver)
   }
 }

@@ -1,132 +1,180 @@
-// The decisions of debounce, free of locks and tasks: what to do on an element, a timer's
-// wake-up, the end of the base, and the consumer going away.
+// The rules of debounce, free of locks, timers and receivers: what an element, a timer's
+// wake-up, the base's end and the consumer's leaving each do. DebounceStorage holds it behind a
+// lock and performs the returned action after releasing the lock.
 
-/// Debounce's state: the pending element, the one timer, and the consumer side (a consumer
-/// task pulling, or a receiver pushed to).
+/// Debounce's decisions: the pending element and its one timer.
 ///
-/// @usableFromInline rather than private throughout, so that it is specialised in the module
-/// that uses debounce (see Downstream.swift); only DebounceStorage touches it.
+/// One timer per burst: a newer element moves the pending deadline without touching the timer,
+/// which re-arms for the new deadline when it wakes; only a deadline earlier than the timer's
+/// (a shorter quiet period than the last) replaces it.
+///
+/// @usableFromInline rather than private, so that it is specialised in the module that uses
+/// debounce (see PushOutput.swift); only DebounceStorage touches it.
 @usableFromInline
-struct DebounceStateMachine<Element: Sendable, Instant: Comparable>: PumpedOperatorState {
-  /// What the storage does after releasing the lock.
+struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: Sendable {
+  /// The timer of a pending element: set for `deadline`, told apart from replaced ones by
+  /// `generation`; `wake` is nil while it is being scheduled.
   @usableFromInline
-  struct Action {
-    @usableFromInline var resumption: Resumption<Element>?
-    @usableFromInline var cancelTimer: ClockWake?
-    @usableFromInline var cancelPump: Task<Void, Never>?
-    @usableFromInline var cancelUpstream: PushSubscription?
-    @usableFromInline var startTimer: (generation: UInt64, deadline: Instant)?
+  struct Timer: Sendable {
+    @usableFromInline var generation: UInt64
+    @usableFromInline var deadline: Instant
+    @usableFromInline var wake: ClockWake?
 
-    @inlinable init() {}
+    @inlinable init(generation: UInt64, deadline: Instant) {
+      self.generation = generation
+      self.deadline = deadline
+    }
   }
 
-  @usableFromInline var pending: (element: Element, deadline: Instant)?
-  @usableFromInline var timer: (wake: ClockWake?, generation: UInt64, deadline: Instant)?
-  @usableFromInline var timerGeneration: UInt64 = 0
-  @usableFromInline var pump: Task<Void, Never>?
-  /// Push mode: the subscription to the base, which takes the place of the pump.
-  @usableFromInline var upstream: PushSubscription?
-  @usableFromInline var consumerHasLeft = false
-  @usableFromInline var downstream = Downstream<Element>()
+  @usableFromInline
+  enum State: Sendable {
+    /// Nothing pending, no timer.
+    case idle
+    /// `element` waits for `deadline`; `timer` wakes at or before it.
+    case pending(element: Element, deadline: Instant, timer: Timer)
+    /// The base ended or the consumer left: nothing more is emitted.
+    case ended
+  }
+
+  /// What DebounceStorage does after releasing the lock.
+  @usableFromInline
+  enum Action: Sendable {
+    /// Nothing to do.
+    case none
+    /// Emit `element` now.
+    case emit(Element)
+    /// Schedule a timer for `deadline` under `generation`.
+    case startTimer(generation: UInt64, deadline: Instant)
+    /// Cancel the running timer, then emit `element` now.
+    case cancelTimerAndEmit(ClockWake?, Element)
+    /// Cancel the running timer, then schedule the new one.
+    case cancelTimerAndStartTimer(ClockWake?, generation: UInt64, deadline: Instant)
+    /// A timer that lost its race to be recorded: cancel it.
+    case cancelTimer(ClockWake?)
+    /// Cancel the running timer (if any), emit `element` (if any), then finish.
+    case cancelTimerEmitAndFinish(ClockWake?, Element?)
+    /// Cancel the running timer (if any), drop the pending element, and fail with `error`.
+    case cancelTimerAndFail(ClockWake?, any Error)
+  }
+
+  @usableFromInline var state = State.idle
+  @usableFromInline var generation: UInt64 = 0
 
   @inlinable init() {}
 
-  @inlinable mutating func timerStarted(_ wake: ClockWake, generation: UInt64) -> ClockWake? {
-    // A newer timer replaced this one while it was being created: it has no work.
-    guard let current = timer, current.generation == generation else { return wake }
-    timer?.wake = wake
-    return nil
-  }
-
-  /// Push mode: records the subscription to the base; returns it to be cancelled when the
-  /// consumer left meanwhile.
-  @inlinable mutating func upstreamStarted(_ subscription: PushSubscription) -> PushSubscription? {
-    guard !consumerHasLeft else { return subscription }
-    upstream = subscription
-    return nil
-  }
-
+  /// An element of the base arrived at `now`; its quiet period ends at `deadline`.
   @inlinable mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
-    var action = Action()
-    guard !downstream.isEnded else { return action }
-    if deadline <= now {
-      // A zero quiet period: emit at once; any pending element is superseded.
-      pending = nil
-      action.cancelTimer = takeTimer()
-      action.resumption = downstream.send(element)
-      return action
+    switch state {
+    case .idle where deadline <= now:
+      // A zero quiet period: emit at once.
+      return .emit(element)
+    case .idle:
+      // The first element of a burst: it waits, and a timer is set for it.
+      let timer = nextTimer(deadline: deadline)
+      state = .pending(element: element, deadline: deadline, timer: timer)
+      return .startTimer(generation: timer.generation, deadline: deadline)
+    case .pending(_, _, let timer) where deadline <= now:
+      // A zero quiet period supersedes the pending element: emit at once.
+      state = .idle
+      return .cancelTimerAndEmit(timer.wake, element)
+    case .pending(_, _, let timer) where timer.deadline <= deadline:
+      // The running timer wakes first and re-arms for the later deadline: no new timer.
+      state = .pending(element: element, deadline: deadline, timer: timer)
+      return .none
+    case .pending(_, _, let timer):
+      // A shorter quiet period than the last: the running timer would wake too late.
+      let replacement = nextTimer(deadline: deadline)
+      state = .pending(element: element, deadline: deadline, timer: replacement)
+      return .cancelTimerAndStartTimer(timer.wake, generation: replacement.generation, deadline: deadline)
+    case .ended:
+      // The consumer left while the base was pushing: nothing more is emitted.
+      return .none
     }
-    pending = (element, deadline)
-    if let current = timer, current.deadline <= deadline {
-      // The running timer wakes first and re-arms for the later deadline: no new task.
-      return action
-    }
-    // No timer, or one that would wake too late (a shorter period than the last): replace it.
-    action.cancelTimer = takeTimer()
-    timerGeneration &+= 1
-    timer = (nil, timerGeneration, deadline)
-    action.startTimer = (timerGeneration, deadline)
-    return action
   }
 
-  /// A timer woke at `now`: emit the pending element if due, or say when to wake again.
-  @inlinable mutating func timerFired(generation: UInt64, now: Instant) -> (Resumption<Element>?, rearm: Instant?) {
-    guard let current = timer, current.generation == generation else {
-      // A replaced timer whose cancellation raced its wake-up: ignore it.
-      return (nil, nil)
+  /// The timer of `generation` was scheduled as `wake`.
+  @inlinable mutating func timerScheduled(_ wake: ClockWake, generation: UInt64) -> Action {
+    switch state {
+    case .pending(let element, let deadline, var timer) where timer.generation == generation:
+      // The usual case: keep it, to cancel it if the element is superseded or the consumer leaves.
+      timer.wake = wake
+      state = .pending(element: element, deadline: deadline, timer: timer)
+      return .none
+    case .idle, .pending, .ended:
+      // It fired already (a deadline reached while scheduling), or it was replaced or
+      // stopped while being scheduled: it has no work left.
+      return .cancelTimer(wake)
     }
-    guard let due = pending else {
-      // The pending element was emitted or superseded by a zero-period element.
-      timer = nil
-      return (nil, nil)
-    }
-    if due.deadline <= now {
-      pending = nil
-      timer = nil
-      return (downstream.send(due.element), nil)
-    }
-    // A newer element moved the deadline: wake again then, under the same generation.
-    timer = (nil, generation, due.deadline)
-    return (nil, due.deadline)
   }
 
+  /// The timer of `generation` woke at `now`.
+  @inlinable mutating func timerFired(generation: UInt64, now: Instant) -> Action {
+    switch state {
+    case .pending(let element, let deadline, let timer) where timer.generation == generation && deadline <= now:
+      // The quiet period has passed: emit.
+      state = .idle
+      return .emit(element)
+    case .pending(let element, let deadline, let timer) where timer.generation == generation:
+      // A newer element moved the deadline: wake again then, under the same generation.
+      state = .pending(element: element, deadline: deadline, timer: Timer(generation: generation, deadline: deadline))
+      return .startTimer(generation: generation, deadline: deadline)
+    case .idle, .pending, .ended:
+      // A replaced timer whose cancellation raced its wake-up, or one whose element was
+      // emitted or dropped meanwhile: ignore it.
+      return .none
+    }
+  }
+
+  /// The base finished.
   @inlinable mutating func baseFinished() -> Action {
-    var action = Action()
-    action.cancelTimer = takeTimer()
-    if let due = pending {
+    switch state {
+    case .idle:
+      // Nothing pending: finish.
+      state = .ended
+      return .cancelTimerEmitAndFinish(nil, nil)
+    case .pending(let element, _, let timer):
       // The base ended: the pending element need not wait for its deadline.
-      pending = nil
-      action.resumption = downstream.send(due.element)
+      state = .ended
+      return .cancelTimerEmitAndFinish(timer.wake, element)
+    case .ended:
+      // The consumer left first: nothing to deliver.
+      return .none
     }
-    // At most one of the two resumes the consumer: finish() waits behind a buffered element.
-    let end = downstream.finish()
-    action.resumption = action.resumption ?? end
-    return action
   }
 
+  /// The base failed with `error`.
   @inlinable mutating func baseFailed(_ error: any Error) -> Action {
-    pending = nil
-    var action = Action()
-    action.cancelTimer = takeTimer()
-    action.resumption = downstream.finish(throwing: error)
-    return action
+    switch state {
+    case .idle:
+      // Nothing pending: fail.
+      state = .ended
+      return .cancelTimerAndFail(nil, error)
+    case .pending(_, _, let timer):
+      // The pending element is dropped with its timer.
+      state = .ended
+      return .cancelTimerAndFail(timer.wake, error)
+    case .ended:
+      // The consumer left first: nothing to deliver.
+      return .none
+    }
   }
 
-  @inlinable mutating func consumerCancelled() -> Action {
-    consumerHasLeft = true
-    pending = nil
-    var action = Action()
-    action.cancelTimer = takeTimer()
-    action.cancelPump = pump
-    pump = nil
-    action.cancelUpstream = upstream
-    upstream = nil
-    action.resumption = downstream.cancel()
-    return action
+  /// The consumer left (cancelled its subscription, or its task).
+  @inlinable mutating func cancelled() -> Action {
+    switch state {
+    case .pending(_, _, let timer):
+      // The pending element will never be emitted: stop its timer.
+      state = .ended
+      return .cancelTimer(timer.wake)
+    case .idle, .ended:
+      // No timer runs.
+      state = .ended
+      return .none
+    }
   }
 
-  @inlinable mutating func takeTimer() -> ClockWake? {
-    defer { timer = nil }
-    return timer?.wake
+  @inlinable mutating func nextTimer(deadline: Instant) -> Timer {
+    generation &+= 1
+    return Timer(generation: generation, deadline: deadline)
   }
 }

@@ -1,106 +1,123 @@
-// Debounce's shared storage: takes the lock, asks the state machine, and performs the action
-// (deliver to the consumer, schedule or cancel the timer) after releasing the lock.
-//
-// Two ways in, one state machine. Pulled, a pump task iterates the base. Pushed (the base is a
-// PushableAsyncSequence and the consumer subscribed), the base calls `receive` on its own
-// thread: a keystroke updates the pending element and deadline under the lock and wakes
-// nothing. Either way the timer is a ClockWake: on a ManualClock a call at the deadline, with no
-// task; on a real clock a sleeping task.
+// Debounce as a pushed stage: takes the lock, asks the state machine, releases the lock, then
+// acts (deliver, schedule or cancel the timer). Its base pushes each element on the producer's
+// thread (a pump does it for a base that cannot push): a keystroke updates the pending element
+// and deadline under the lock and wakes nothing. The timer is a ClockWake: on a ManualClock a
+// call at the deadline, with no task; on a live clock an entry in the clock's one timer.
 import Synchronization
 
-/// The state debounce's input, timer and consumer share, behind one lock.
+/// The state debounce's input, timer and receiver share, behind one lock.
 ///
-/// @inlinable throughout so that it is specialised for the base and clock of the module that
-/// uses it (see Downstream.swift).
+/// @inlinable throughout so that it is specialised for the element and clock of the module that
+/// uses it (see PushOutput.swift).
 @usableFromInline
-final class DebounceStorage<Base: AsyncSequence & Sendable, C: Clock>: Sendable
-where Base.Element: Sendable, C.Duration == Duration {
-  @usableFromInline typealias Element = Base.Element
+final class DebounceStorage<Element: Sendable, C: Clock>: Sendable where C.Duration == Duration {
   @usableFromInline typealias Machine = DebounceStateMachine<Element, C.Instant>
 
-  @usableFromInline let base: Base
+  @usableFromInline struct State: Sendable {
+    @usableFromInline var machine = Machine()
+    @usableFromInline var output: PushOutput<Element>
+    @usableFromInline var upstream = UpstreamLink.connecting
+
+    @inlinable init(output: PushOutput<Element>) { self.output = output }
+  }
+
   @usableFromInline let clock: C
   @usableFromInline let quietPeriod: @Sendable (Element) -> Duration
-  @usableFromInline let state = Mutex(Machine())
+  @usableFromInline let state: Mutex<State>
 
-  @inlinable init(base: Base, clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration) {
-    self.base = base
+  @inlinable init(clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration, receiver: PushReceiver<Element>) {
     self.clock = clock
     self.quietPeriod = quietPeriod
+    state = Mutex(State(output: PushOutput(receiver: receiver)))
   }
 
-  @inlinable func next() async throws -> Element? {
-    try await nextElement(of: state, startPump: startPump, consumerCancelled: consumerCancelled)
+  /// Debounces what `base` pushes and pushes the settled elements to `receiver`.
+  @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
+    _ receiver: PushReceiver<Element>, to base: Base, clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration
+  ) -> PushSubscription where Base.Element == Element {
+    let storage = DebounceStorage(clock: clock, quietPeriod: quietPeriod, receiver: receiver)
+    let upstream = pushElements(
+      of: base,
+      to: PushReceiver(
+        element: { [storage] element in storage.receive(element) },
+        end: { [storage] error in storage.baseEnded(error) },
+        route: receiver.route.throughTimedStage))
+    storage.state.withLock { $0.upstream.connected(upstream) }?.cancel()
+    return PushSubscription { [storage] in storage.cancel() }
   }
 
-  @inlinable func consumerCancelled() {
-    perform(state.withLock { $0.consumerCancelled() })
-  }
-
-  /// One element of the base, from the pump or pushed by the base.
+  /// One element of the base.
   @inlinable func receive(_ element: Element) {
     let now = clock.now
     let deadline = now.advanced(by: quietPeriod(element))
-    perform(state.withLock { $0.element(element, deadline: deadline, now: now) })
+    decide { $0.machine.element(element, deadline: deadline, now: now) }
   }
 
   /// The base ended: finished (nil) or failed.
   @inlinable func baseEnded(_ error: (any Error)?) {
-    perform(state.withLock { machine in error.map { machine.baseFailed($0) } ?? machine.baseFinished() })
+    decide { state in
+      state.upstream.ended()
+      return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()
+    }
   }
 
-  @inlinable func startPump() {
-    let task = Task(inheritingExecutor: { [self] in
-      do {
-        for try await element in base { receive(element) }
-        baseEnded(nil)
-      } catch {
-        baseEnded(error)
-      }
-    })
-    state.withLock { $0.pumpStarted(task) }?.cancel()
-  }
-
-  @inlinable func startTimer(generation: UInt64, deadline: C.Instant) {
-    let wake = ClockWake.schedule(on: clock, at: deadline) { [self] in timerFired(generation: generation) }
-    state.withLock { $0.timerStarted(wake, generation: generation) }?.cancel()
+  /// The receiver left: the timer and the base's subscription are cancelled.
+  @inlinable func cancel() {
+    let (action, upstream) = state.withLock { state in
+      state.output.cancel()
+      return (state.machine.cancelled(), state.upstream.cancel())
+    }
+    upstream?.cancel()
+    perform(action, delivering: nil)
   }
 
   @inlinable func timerFired(generation: UInt64) {
     let now = clock.now
-    let (resumption, rearm) = state.withLock { $0.timerFired(generation: generation, now: now) }
-    Streams.perform(resumption, on: state)
-    // A newer element moved the deadline: wake again then rather than deliver now.
-    if let rearm { startTimer(generation: generation, deadline: rearm) }
+    decide { $0.machine.timerFired(generation: generation, now: now) }
   }
 
-  @inlinable func perform(_ action: Machine.Action) {
-    action.cancelTimer?.cancel()
-    action.cancelPump?.cancel()
-    action.cancelUpstream?.cancel()
-    if let start = action.startTimer { startTimer(generation: start.generation, deadline: start.deadline) }
-    Streams.perform(action.resumption, on: state)
+  @inlinable func startTimer(generation: UInt64, deadline: C.Instant) {
+    let wake = ClockWake.schedule(on: clock, at: deadline) { [self] in timerFired(generation: generation) }
+    decide { $0.machine.timerScheduled(wake, generation: generation) }
   }
-}
 
-extension DebounceStorage where Base: PushableAsyncSequence {
-  /// Push mode: subscribes to the base and delivers to `receiver`.
-  @inlinable func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    // The storage is this subscription's own, made for it: nobody else consumes it.
-    _ = state.withLock { $0.downstream.attach(receiver) }
-    let upstream = base.subscribe(
-      PushReceiver(
-        element: { [self] element in receive(element) }, end: { [self] error in baseEnded(error) }))
-    state.withLock { $0.upstreamStarted(upstream) }?.cancel()
-    return PushSubscription { [self] in consumerCancelled() }
+  /// Asks the machine under the lock, and queues what it emits there too, so that the order of
+  /// the outputs is the order of the decisions; then acts outside the lock.
+  @inlinable func decide(_ event: (inout State) -> Machine.Action) {
+    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Element>?) in
+      let action = event(&state)
+      switch action {
+      case .emit(let element), .cancelTimerAndEmit(_, let element):
+        return (action, state.output.send(element))
+      case .cancelTimerEmitAndFinish(_, let element):
+        // At most one of the two is to be delivered now: the end waits behind the element.
+        let emitted = element.flatMap { state.output.send($0) }
+        let end = state.output.finish()
+        return (action, emitted ?? end)
+      case .cancelTimerAndFail(_, let error):
+        return (action, state.output.finish(throwing: error))
+      case .none, .startTimer, .cancelTimerAndStartTimer, .cancelTimer:
+        return (action, nil)
+      }
+    }
+    perform(action, delivering: delivery)
   }
-}
 
-extension AsyncDebounceSequence: PushableAsyncSequence where Base: PushableAsyncSequence {
-  /// Debounces the base's pushed elements and pushes the settled ones to `receiver`, with no
-  /// task (on a ``ManualClock``; a real clock's timer is a sleeping task). Same semantics as
-  /// iterating; see ``AsyncDebounceSequence``.
-  @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    DebounceStorage(base: base, clock: clock, quietPeriod: quietPeriod).subscribe(receiver)
+  /// Does what the machine decided, outside the lock: cancels and schedules timers, then
+  /// delivers what was queued.
+  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Element>?) {
+    switch action {
+    case .none, .emit:
+      break
+    case .startTimer(let generation, let deadline):
+      startTimer(generation: generation, deadline: deadline)
+    case .cancelTimerAndStartTimer(let wake, let generation, let deadline):
+      wake?.cancel()
+      startTimer(generation: generation, deadline: deadline)
+    case .cancelTimer(let wake), .cancelTimerAndEmit(let wake, _), .cancelTimerEmitAndFinish(let wake, _),
+      .cancelTimerAndFail(let wake, _):
+      wake?.cancel()
+    }
+    deliver(delivery, thenDrain: state) { $0.output.next() }
   }
 }

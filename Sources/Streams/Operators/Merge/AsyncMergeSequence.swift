@@ -37,8 +37,9 @@ where Base.Element: Sendable {
 ///   iteration is cancelled and nothing more is yielded.
 ///
 /// ## Backpressure
-/// Each base runs at most one element ahead of the consumer: a base that produced an element
-/// while the buffer holds as many elements as there are bases waits until the consumer takes one.
+/// Each base that cannot push runs at most one element ahead of the consumer: a base that
+/// produced an element while as many elements wait as there are such bases waits until the
+/// consumer takes one. A base that pushes (see ``PushableAsyncSequence``) is not held back.
 public struct AsyncMergeSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = Base.Element
@@ -49,22 +50,24 @@ where Base.Element: Sendable {
 
   /// Creates the iterator; iteration of the bases starts on its first `next()`.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(storage: MergeStorage(bases: bases))
+    Iterator(pulled: PulledIterator(subscribe: { [self] receiver in connect(receiver) }))
   }
 
   /// Produces the merged elements; see ``AsyncMergeSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let storage: MergeStorage<Base>
-    @usableFromInline let lifetime: IteratorLifetime
+    @usableFromInline let pulled: PulledIterator<Element>
 
-    @inlinable init(storage: MergeStorage<Base>) {
-      self.storage = storage
-      self.lifetime = IteratorLifetime { storage.consumerCancelled() }
-    }
+    @inlinable init(pulled: PulledIterator<Element>) { self.pulled = pulled }
 
     /// The next element of any base, or nil when all finished or the task was cancelled.
     @inlinable public mutating func next() async throws -> Element? {
-      try await storage.next()
+      try await pulled.next()
     }
+  }
+}
+
+extension AsyncMergeSequence: PushedSequence {
+  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    MergeStorage.subscribe(receiver, to: bases)
   }
 }

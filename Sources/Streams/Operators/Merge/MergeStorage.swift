@@ -1,126 +1,97 @@
-// merge's shared storage: one task per base feeding one consumer, with at most one element per
-// base waiting, so a fast base cannot fill memory while the consumer is slow.
+// merge as a pushed stage: each base pushes (a pump iterates one that cannot, in a task of its
+// own, paced by a pulling consumer), and what they push is delivered in the order pushed, one at
+// a time. Takes the lock, asks the state machine, releases the lock, then acts.
 import Synchronization
 
-/// The state merge's producers and consumer share, behind one lock.
+/// The state merge's bases and receiver share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the bases of the module that uses it
-/// (see Downstream.swift).
+/// (see PushOutput.swift).
 @usableFromInline
-final class MergeStorage<Base: AsyncSequence & Sendable>: Sendable where Base.Element: Sendable {
-  @usableFromInline typealias Element = Base.Element
+final class MergeStorage<Element: Sendable>: Sendable {
+  @usableFromInline typealias Machine = MergeStateMachine<Element>
 
-  @usableFromInline
-  struct State {
-    @usableFromInline var downstream = Downstream<Element>()
-    @usableFromInline var tasks: [Task<Void, Never>] = []
-    @usableFromInline var started = false
-    @usableFromInline var running = 0
-    @usableFromInline var producersWaitingForSpace: [UnsafeContinuation<Void, Never>] = []
+  @usableFromInline struct State: Sendable {
+    @usableFromInline var machine: Machine
+    @usableFromInline var output: PushOutput<Element>
+    /// One per base, in the order given.
+    @usableFromInline var upstreams: [UpstreamLink]
 
-    @inlinable init() {}
-  }
-
-  @usableFromInline let bases: [Base]
-  @usableFromInline let state = Mutex(State())
-
-  @inlinable init(bases: [Base]) { self.bases = bases }
-
-  @inlinable func next() async throws -> Element? {
-    let (ready, mustStart, wakeProducers) = state.withLock { state in
-      let ready = state.downstream.poll()
-      let wake = ready != nil ? takeProducersIfSpace(&state) : []
-      let mustStart = !state.started
-      state.started = true
-      return (ready, mustStart, wake)
+    @inlinable init(bases: Int, output: PushOutput<Element>) {
+      machine = Machine(bases: bases)
+      self.output = output
+      upstreams = Array(repeating: .connecting, count: bases)
     }
-    for producer in wakeProducers { producer.resume() }
-    if let ready { return try ready.get() }
-    if mustStart { startBases() }
-    return try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { continuation in
-        let (resumption, wake) = state.withLock { state in
-          (state.downstream.wait(continuation), takeProducersIfSpace(&state))
-        }
-        for producer in wake { producer.resume() }
-        resumption?.resume()
+
+    /// Every base's subscription still to cancel; the links are cancelled.
+    @inlinable mutating func cancelUpstreams() -> [PushSubscription] {
+      var subscriptions: [PushSubscription] = []
+      for index in upstreams.indices {
+        if let subscription = upstreams[index].cancel() { subscriptions.append(subscription) }
       }
-    } onCancel: {
-      consumerCancelled()
+      return subscriptions
     }
   }
 
-  @inlinable func consumerCancelled() {
-    let (resumption, tasks, producers) = state.withLock { state in
-      let producers = state.producersWaitingForSpace
-      state.producersWaitingForSpace = []
-      let tasks = state.tasks
-      state.tasks = []
-      return (state.downstream.cancel(), tasks, producers)
-    }
-    for task in tasks { task.cancel() }
-    for producer in producers { producer.resume() }
-    resumption?.resume()
+  @usableFromInline let state: Mutex<State>
+
+  @inlinable init(bases: Int, receiver: PushReceiver<Element>) {
+    state = Mutex(State(bases: bases, output: PushOutput(receiver: receiver)))
   }
 
-  @inlinable func startBases() {
-    let resumption = state.withLock { state in
-      state.running = bases.count
-      return bases.isEmpty ? state.downstream.finish() : nil
+  /// Pushes what every one of `bases` pushes to `receiver`.
+  @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
+    _ receiver: PushReceiver<Element>, to bases: [Base]
+  ) -> PushSubscription where Base.Element == Element {
+    let storage = MergeStorage(bases: bases.count, receiver: receiver)
+    // Each base goes on by itself: a pulling consumer paces their pumps, one element each.
+    let route = receiver.route.throughTimedStage
+    for (index, base) in bases.enumerated() {
+      let upstream = pushElements(
+        of: base,
+        to: PushReceiver(
+          element: { [storage] element in storage.decide { $0.machine.element(element) } },
+          end: { [storage] error in storage.baseEnded(index, error) }, route: route))
+      storage.state.withLock { $0.upstreams[index].connected(upstream) }?.cancel()
     }
-    resumption?.resume()
-    for base in bases {
-      let task = Task(inheritingExecutor: { [self] in await produce(from: base) })
-      let stale = state.withLock { state -> Bool in
-        if state.downstream.isEnded { return true }
-        state.tasks.append(task)
-        return false
-      }
-      if stale { task.cancel() }
-    }
+    storage.decide { $0.machine.basesConnected() }
+    return PushSubscription { [storage] in storage.cancel() }
   }
 
-  @inlinable func produce(from base: Base) async {
-    do {
-      for try await element in base {
-        let (resumption, mustWait) = state.withLock { state in
-          (state.downstream.send(element), state.downstream.bufferedCount >= bases.count)
-        }
-        resumption?.resume()
-        if mustWait { await waitForSpace() }
-        if state.withLock({ $0.downstream.isEnded }) { return }
-      }
-      let resumption = state.withLock { state -> Resumption<Element>? in
-        state.running -= 1
-        return state.running == 0 ? state.downstream.finish() : nil
-      }
-      resumption?.resume()
-    } catch {
-      let (resumption, tasks) = state.withLock { state in
-        (state.downstream.finish(throwing: error), state.tasks)
-      }
-      // One base failed: the others have nothing left to contribute.
-      for task in tasks { task.cancel() }
-      resumption?.resume()
+  /// The receiver left: every base still running is cancelled.
+  @inlinable func cancel() {
+    decide { state in
+      state.output.cancel()
+      return state.machine.cancelled()
     }
   }
 
-  @inlinable func waitForSpace() async {
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let resumeNow = state.withLock { state -> Bool in
-        if state.downstream.isEnded || state.downstream.bufferedCount < bases.count { return true }
-        state.producersWaitingForSpace.append(continuation)
-        return false
-      }
-      if resumeNow { continuation.resume() }
+  /// Base `index` ended: finished (nil) or failed.
+  @inlinable func baseEnded(_ index: Int, _ error: (any Error)?) {
+    decide { state in
+      state.upstreams[index].ended()
+      return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()
     }
   }
 
-  @inlinable func takeProducersIfSpace(_ state: inout State) -> [UnsafeContinuation<Void, Never>] {
-    guard state.downstream.bufferedCount < bases.count, !state.producersWaitingForSpace.isEmpty else {
-      return []
+  /// Asks the machine under the lock, and queues what it emits there too, so that the order of
+  /// the outputs is the order of the decisions; then acts outside the lock.
+  @inlinable func decide(_ event: (inout State) -> Machine.Action) {
+    let (delivery, cancelling) = state.withLock { state -> (PushDelivery<Element>?, [PushSubscription]) in
+      switch event(&state) {
+      case .none:
+        return (nil, [])
+      case .emit(let element):
+        return (state.output.send(element), [])
+      case .finish:
+        return (state.output.finish(), [])
+      case .cancelBasesAndFail(let error):
+        return (state.output.finish(throwing: error), state.cancelUpstreams())
+      case .cancelBases:
+        return (nil, state.cancelUpstreams())
+      }
     }
-    defer { state.producersWaitingForSpace = [] }
-    return state.producersWaitingForSpace
+    for subscription in cancelling { subscription.cancel() }
+    deliver(delivery, thenDrain: state) { $0.output.next() }
   }
 }

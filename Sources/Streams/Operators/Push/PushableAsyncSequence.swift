@@ -39,11 +39,20 @@ public struct PushReceiver<Element: Sendable>: Sendable {
   public let element: @Sendable (Element) -> Void
   /// Takes the end: nil when the sequence finished, else its failure.
   public let end: @Sendable ((any Error)?) -> Void
+  /// Whether a task pulls at the end of the chain, and how a base that cannot push is iterated.
+  @usableFromInline let route: PullRoute
 
   /// A receiver of elements and of the end; see ``PushableAsyncSequence`` for when each is called.
   public init(element: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void) {
+    self.init(element: element, end: end, route: .pushed)
+  }
+
+  @inlinable init(
+    element: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void, route: PullRoute
+  ) {
     self.element = element
     self.end = end
+    self.route = route
   }
 }
 

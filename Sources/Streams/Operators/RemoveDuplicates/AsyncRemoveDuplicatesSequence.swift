@@ -1,7 +1,8 @@
-// removeDuplicates: drop an element whose key equals the previous element's key.
+// removeDuplicates: drop an element whose key equals the previous element's key. A simple
+// operator, so one file: its rule (DuplicateFilter), its pushed stage, and its sequence.
 import Synchronization
 
-extension AsyncSequence {
+extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Drops each element whose `key` equals the key of the element before it.
   ///
   /// Useful after a debounce: "tay" typed, erased and typed again settles twice on the same text,
@@ -15,16 +16,16 @@ extension AsyncSequence {
   /// for await term in terms.removeDuplicates(by: { $0.lowercased() }) { searched.append(term) }
   /// // searched == ["tay", "taylor", "tay"]: only a repeat of the term just before is dropped
   /// ```
-  public func removeDuplicates<Key: Equatable>(
+  @inlinable public func removeDuplicates<Key: Equatable>(
     by key: @escaping @Sendable (Element) -> Key
   ) -> AsyncRemoveDuplicatesSequence<Self, Key> {
     AsyncRemoveDuplicatesSequence(base: self, key: key)
   }
 }
 
-extension AsyncSequence where Element: Equatable & Sendable {
+extension AsyncSequence where Self: Sendable, Element: Equatable & Sendable {
   /// Drops each element equal to the element before it.
-  public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self, Element> {
+  @inlinable public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self, Element> {
     AsyncRemoveDuplicatesSequence(base: self, key: { $0 })
   }
 }
@@ -34,9 +35,13 @@ extension AsyncSequence where Element: Equatable & Sendable {
 /// - **Element**: emitted when its key differs from the previous element's key (the first
 ///   element is always emitted); otherwise dropped.
 /// - **Finish** and **failure**: passed through as they come.
-/// - **Cancellation**: it runs in the consumer's task; the base sees the same cancellation.
-public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence, Key: Equatable>: AsyncSequence {
+/// - **Cancellation**: pulled over a base that cannot push, it runs in the consumer's task,
+///   with no task of its own: the base sees the same cancellation. Pushed, cancelling the
+///   subscription cancels the base's.
+public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence & Sendable, Key: Equatable>: AsyncSequence, Sendable
+where Base.Element: Sendable {
   public typealias Element = Base.Element
+  public typealias Failure = Base.Failure
 
   @usableFromInline let base: Base
   @usableFromInline let key: @Sendable (Element) -> Key
@@ -48,32 +53,30 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence, Key: Equatable>
 
   /// Creates the iterator.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), key: key)
+    // Erased: a @Sendable closure may not capture `Key`'s metatype, which need not be Sendable.
+    let stage: any PushedSequence<Element> = self
+    return Iterator(pulled: PulledIterator(subscribe: { receiver in stage.connect(receiver) }))
   }
 
   /// Produces the elements whose key differs from the previous one's.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var base: Base.AsyncIterator
-    @usableFromInline let key: @Sendable (Element) -> Key
-    @usableFromInline var lastKey: Key?
+    @usableFromInline let pulled: PulledIterator<Element>
 
-    @inlinable init(base: Base.AsyncIterator, key: @escaping @Sendable (Element) -> Key) {
-      self.base = base
-      self.key = key
-    }
+    @inlinable init(pulled: PulledIterator<Element>) { self.pulled = pulled }
 
-    /// The next element whose key differs from the previous element's, or nil at the end.
+    /// The next element whose key differs from the previous element's, or nil at the end. A
+    /// second task calling it while another waits in it gets nil (the first keeps every element).
     @inlinable public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Base.Failure) -> Element? {
-      while let element = try await base.next(isolation: actor) {
-        let elementKey = key(element)
-        if elementKey != lastKey {
-          lastKey = elementKey
-          return element
-        }
+      do {
+        return try await pulled.next()
+      } catch let failure as Base.Failure {
+        throw failure
+      } catch {
+        // SecondConsumerError, which a sequence that cannot fail has no way to throw.
+        return nil
       }
-      return nil
     }
 
     /// The next element whose key differs from the previous element's, or nil at the end.
@@ -83,49 +86,132 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence, Key: Equatable>
   }
 }
 
-extension AsyncRemoveDuplicatesSequence: Sendable where Base: Sendable {}
+extension AsyncRemoveDuplicatesSequence: PushedSequence {
+  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    RemoveDuplicatesStorage.subscribe(receiver, to: base, key: key)
+  }
+}
 
 extension AsyncRemoveDuplicatesSequence: PushableAsyncSequence where Base: PushableAsyncSequence {
   /// Pushes the base's elements whose key differs from the previous one's to `receiver`, on
   /// the base's thread; the end passes through. Same semantics as iterating.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    // Erased to the protocol: a @Sendable closure may not capture `Key`'s metatype, which need
-    // not be Sendable.
-    let filter: any ElementFilter<Element> = DuplicateFilter(key: key)
-    return base.subscribe(
-      PushReceiver(
-        element: { element in if filter.isNew(element) { receiver.element(element) } }, end: receiver.end))
+    connect(receiver)
   }
 }
 
-/// Decides, element by element, what passes.
+/// The rule of removeDuplicates: whether an element's key differs from the last key passed.
 @usableFromInline
-protocol ElementFilter<Element>: Sendable {
-  associatedtype Element
-  /// Whether `element` passes.
-  func isNew(_ element: Element) -> Bool
-}
+struct DuplicateFilter<Key: Equatable> {
+  @usableFromInline enum State {
+    /// Nothing has passed yet: the first element always does.
+    case first
+    /// `key` is the key of the element passed last.
+    case passed(key: Key)
+  }
 
-/// The key of the last element passed, for the push path.
-///
-/// `@unchecked Sendable`: `Key` need not be Sendable (the pulled iterator never shares it), and
-/// the key never leaves this object; the lock makes the calls safe even though a pushing base
-/// never overlaps them.
-@usableFromInline
-final class DuplicateFilter<Element, Key: Equatable>: ElementFilter, @unchecked Sendable {
-  @usableFromInline let key: @Sendable (Element) -> Key
-  @usableFromInline let lock = Mutex(())
-  @usableFromInline var lastKey: Key?
+  @usableFromInline var state = State.first
 
-  @inlinable init(key: @escaping @Sendable (Element) -> Key) { self.key = key }
+  @inlinable init() {}
 
-  /// Whether `element`'s key differs from the last one's; remembers it if so.
-  @inlinable func isNew(_ element: Element) -> Bool {
-    let elementKey = key(element)
-    return lock.withLock { _ in
-      guard elementKey != lastKey else { return false }
-      lastKey = elementKey
+  /// Whether an element with `key` passes; remembers the key if so.
+  @inlinable mutating func passes(_ key: Key) -> Bool {
+    switch state {
+    case .passed(let last) where last == key:
+      // A repeat of the element just before: dropped.
+      return false
+    case .first, .passed:
+      // The first element, or a new key.
+      state = .passed(key: key)
       return true
     }
   }
+}
+
+/// removeDuplicates as a pushed stage. It emits only when fed, on the feeding thread, so it
+/// needs no queue of its own: its base never delivers two elements at once, so neither does it.
+///
+/// `@unchecked Sendable`: `Key` need not be Sendable; the keys never leave this object, and every
+/// access to `state` holds `lock`.
+@usableFromInline
+final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushedStageInput, @unchecked Sendable {
+  @usableFromInline struct State {
+    @usableFromInline var filter = DuplicateFilter<Key>()
+    /// Nil once the end was passed on or the subscription cancelled.
+    @usableFromInline var receiver: PushReceiver<Element>?
+    @usableFromInline var upstream = UpstreamLink.connecting
+
+    @inlinable init(receiver: PushReceiver<Element>) { self.receiver = receiver }
+  }
+
+  @usableFromInline let key: @Sendable (Element) -> Key
+  @usableFromInline let lock = Mutex(())
+  @usableFromInline var state: State
+
+  @inlinable init(key: @escaping @Sendable (Element) -> Key, receiver: PushReceiver<Element>) {
+    self.key = key
+    state = State(receiver: receiver)
+  }
+
+  /// Filters what `base` pushes and pushes the rest to `receiver`. Pulled, the consumer's own
+  /// task iterates a base that cannot push: this stage never emits by itself.
+  @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
+    _ receiver: PushReceiver<Element>, to base: Base, key: @escaping @Sendable (Element) -> Key
+  ) -> PushSubscription where Base.Element == Element {
+    // Erased: a @Sendable closure may not capture `Key`'s metatype, which need not be Sendable.
+    let stage: any PushedStageInput<Element> = RemoveDuplicatesStorage(key: key, receiver: receiver)
+    stage.connected(
+      pushElements(
+        of: base,
+        to: PushReceiver(
+          element: { element in stage.receive(element) }, end: { error in stage.baseEnded(error) },
+          route: receiver.route)))
+    return PushSubscription { stage.cancel() }
+  }
+
+  @inlinable func connected(_ upstream: PushSubscription) {
+    let stale = lock.withLock { _ in state.upstream.connected(upstream) }
+    stale?.cancel()
+  }
+
+  @inlinable func receive(_ element: Element) {
+    let elementKey = key(element)
+    let receiver = lock.withLock { _ -> PushReceiver<Element>? in
+      guard let receiver = state.receiver, state.filter.passes(elementKey) else { return nil }
+      return receiver
+    }
+    receiver?.element(element)
+  }
+
+  @inlinable func baseEnded(_ error: (any Error)?) {
+    let receiver = lock.withLock { _ -> PushReceiver<Element>? in
+      state.upstream.ended()
+      defer { state.receiver = nil }
+      return state.receiver
+    }
+    receiver?.end(error)
+  }
+
+  @inlinable func cancel() {
+    let upstream = lock.withLock { _ -> PushSubscription? in
+      state.receiver = nil
+      return state.upstream.cancel()
+    }
+    upstream?.cancel()
+  }
+}
+
+/// A pushed stage as its base and its subscription see it: for a stage whose generic parameters
+/// a @Sendable closure may not capture.
+@usableFromInline
+protocol PushedStageInput<Element>: AnyObject, Sendable {
+  associatedtype Element: Sendable
+  /// The subscription to the base, once made.
+  func connected(_ upstream: PushSubscription)
+  /// One element of the base.
+  func receive(_ element: Element)
+  /// The base ended: finished (nil) or failed.
+  func baseEnded(_ error: (any Error)?)
+  /// The receiver left.
+  func cancel()
 }

@@ -155,8 +155,9 @@ public struct SwitchMapEmitter<Output: Sendable>: Sendable {
 ///   iteration and the running child are cancelled and nothing more is yielded.
 ///
 /// ## Caveats
-/// One consumer at a time. Children and the base's iteration run in tasks of the sequence's
-/// own; on a ``VirtualTimeRunner`` they stay on the runner.
+/// One consumer at a time. Children that wait, and the iteration of a base that cannot push
+/// (see ``PushableAsyncSequence``), run in tasks of the sequence's own; on a
+/// ``VirtualTimeRunner`` they stay on the runner.
 public struct AsyncSwitchMapSequence<Base: AsyncSequence & Sendable, Output: Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   public typealias Element = SwitchMapEvent<Base.Element, Output>
@@ -171,23 +172,25 @@ where Base.Element: Sendable {
 
   /// Creates the iterator; iteration of the base starts on its first `next()`.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(storage: SwitchMapStorage(base: base, child: child))
+    Iterator(pulled: PulledIterator(subscribe: { [self] receiver in connect(receiver) }))
   }
 
   /// Produces outputs and cancellations; see ``AsyncSwitchMapSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let storage: SwitchMapStorage<Base, Output>
-    @usableFromInline let lifetime: IteratorLifetime
+    @usableFromInline let pulled: PulledIterator<Element>
 
-    @inlinable init(storage: SwitchMapStorage<Base, Output>) {
-      self.storage = storage
-      self.lifetime = IteratorLifetime { storage.consumerCancelled() }
-    }
+    @inlinable init(pulled: PulledIterator<Element>) { self.pulled = pulled }
 
     /// The next event, or nil when the sequence finished or the task was cancelled.
     @inlinable public mutating func next() async throws -> Element? {
-      try await storage.next()
+      try await pulled.next()
     }
+  }
+}
+
+extension AsyncSwitchMapSequence: PushedSequence {
+  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
+    SwitchMapStorage.subscribe(receiver, to: base, child: child)
   }
 }
 
@@ -196,6 +199,6 @@ extension AsyncSwitchMapSequence: PushableAsyncSequence where Base: PushableAsyn
   /// finishes in its synchronous start costs no task. Same semantics as iterating; see
   /// ``AsyncSwitchMapSequence``.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    SwitchMapStorage(base: base, child: child).subscribe(receiver)
+    connect(receiver)
   }
 }

@@ -1,114 +1,140 @@
-// switchMap's shared storage: takes the lock, asks the state machine, and performs the action
-// (deliver to the consumer, start or cancel a child) after releasing the lock.
-//
-// Two ways in, one state machine: a pump task iterating the base, or the base pushing elements
-// (PushableAsyncSequence). A child starts synchronously, on the thread that delivered its
-// element: a child that can answer at once (a cache hit) emits and returns `.finished` with no
-// task; only one that must wait gets a task (`.task`).
+// switchMap as a pushed stage: takes the lock, asks the state machine, releases the lock, then
+// acts (deliver, start or cancel a child). A child starts synchronously, on the thread that
+// delivered its element: a child that can answer at once (a cache hit) emits and returns
+// `.finished` with no task; only one that must wait gets a task (`.task`), or goes on by
+// callbacks of its own (`.pending`).
 import Synchronization
 
-/// The state switchMap's input, children and consumer share, behind one lock.
+/// The state switchMap's input, children and receiver share, behind one lock.
 ///
-/// @inlinable throughout so that it is specialised for the base and output of the module that
-/// uses it (see Downstream.swift).
+/// @inlinable throughout so that it is specialised for the input and output of the module that
+/// uses it (see PushOutput.swift).
 @usableFromInline
-final class SwitchMapStorage<Base: AsyncSequence & Sendable, Output: Sendable>: Sendable
-where Base.Element: Sendable {
-  @usableFromInline typealias Input = Base.Element
+final class SwitchMapStorage<Input: Sendable, Output: Sendable>: Sendable {
   @usableFromInline typealias Event = SwitchMapEvent<Input, Output>
   @usableFromInline typealias Machine = SwitchMapStateMachine<Input, Output>
+  @usableFromInline typealias Start = @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild
 
-  @usableFromInline let base: Base
-  @usableFromInline let child: @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild
-  @usableFromInline let state = Mutex(Machine())
+  @usableFromInline struct State: Sendable {
+    @usableFromInline var machine = Machine()
+    @usableFromInline var output: PushOutput<Event>
+    @usableFromInline var upstream = UpstreamLink.connecting
 
-  @inlinable init(base: Base, child: @escaping @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild) {
-    self.base = base
+    @inlinable init(output: PushOutput<Event>) { self.output = output }
+  }
+
+  @usableFromInline let child: Start
+  @usableFromInline let state: Mutex<State>
+
+  @inlinable init(child: @escaping Start, receiver: PushReceiver<Event>) {
     self.child = child
+    state = Mutex(State(output: PushOutput(receiver: receiver)))
   }
 
-  @inlinable func next() async throws -> Event? {
-    try await nextElement(of: state, startPump: startPump, consumerCancelled: consumerCancelled)
+  /// Runs a child per element `base` pushes and pushes the events to `receiver`.
+  @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
+    _ receiver: PushReceiver<Event>, to base: Base, child: @escaping Start
+  ) -> PushSubscription where Base.Element == Input {
+    let storage = SwitchMapStorage(child: child, receiver: receiver)
+    let upstream = pushElements(
+      of: base,
+      to: PushReceiver(
+        element: { [storage] input in storage.receive(input) }, end: { [storage] error in storage.baseEnded(error) },
+        route: receiver.route.throughTimedStage))
+    storage.state.withLock { $0.upstream.connected(upstream) }?.cancel()
+    return PushSubscription { [storage] in storage.cancel() }
   }
 
-  @inlinable func consumerCancelled() {
-    perform(state.withLock { $0.consumerCancelled() })
-  }
-
-  /// One element of the base, from the pump or pushed by the base.
+  /// One element of the base.
   @inlinable func receive(_ input: Input) {
-    let (generation, action) = state.withLock { $0.element(input) }
-    perform(action)
-    if let generation { startChild(for: input, generation: generation) }
+    decide { $0.machine.element(input) }
   }
 
   /// The base ended: finished (nil) or failed.
   @inlinable func baseEnded(_ error: (any Error)?) {
-    if let error {
-      perform(state.withLock { $0.baseFailed(error) })
-    } else {
-      Streams.perform(state.withLock { $0.baseFinished() }, on: state)
+    decide { state in
+      state.upstream.ended()
+      return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()
     }
   }
 
-  @inlinable func startPump() {
-    let task = Task(inheritingExecutor: { [self] in
-      do {
-        for try await input in base { receive(input) }
-        baseEnded(nil)
-      } catch {
-        baseEnded(error)
+  /// The receiver left: the running child and the base's subscription are cancelled.
+  @inlinable func cancel() {
+    let (action, upstream) = state.withLock { state in
+      state.output.cancel()
+      return (state.machine.cancelled(), state.upstream.cancel())
+    }
+    upstream?.cancel()
+    perform(action, delivering: nil)
+  }
+
+  /// Asks the machine under the lock, and queues what it emits there too, so that the order of
+  /// the events is the order of the decisions; then acts outside the lock. Returns the action.
+  @discardableResult
+  @inlinable func decide(_ event: (inout State) -> Machine.Action) -> Machine.Action {
+    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Event>?) in
+      let action = event(&state)
+      switch action {
+      case .emitStartedAndStartChild(let input, _):
+        return (action, state.output.send(.started(input)))
+      case .cancelChildEmitAndStartChild(_, let cancelled, let input, _):
+        // At most one of the two is to be delivered now: the second waits behind the first.
+        let first = state.output.send(.cancelled(cancelled, by: input))
+        let second = state.output.send(.started(input))
+        return (action, first ?? second)
+      case .emitOutput(let output):
+        return (action, state.output.send(.output(output)))
+      case .finish:
+        return (action, state.output.finish())
+      case .cancelChildAndFail(_, let error):
+        return (action, state.output.finish(throwing: error))
+      case .none, .cancelChild:
+        return (action, nil)
       }
-    })
-    state.withLock { $0.pumpStarted(task) }?.cancel()
+    }
+    perform(action, delivering: delivery)
+    return action
+  }
+
+  /// Does what the machine decided, outside the lock: stops the superseded child, delivers the
+  /// events, then starts the new child, so that its outputs come after its `.started`.
+  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Event>?) {
+    switch action {
+    case .cancelChild(let handle), .cancelChildAndFail(let handle, _):
+      handle?.cancel()
+      deliver(delivery, thenDrain: state) { $0.output.next() }
+    case .emitStartedAndStartChild(let input, let generation):
+      deliver(delivery, thenDrain: state) { $0.output.next() }
+      startChild(for: input, generation: generation)
+    case .cancelChildEmitAndStartChild(let handle, _, let input, let generation):
+      handle?.cancel()
+      deliver(delivery, thenDrain: state) { $0.output.next() }
+      startChild(for: input, generation: generation)
+    case .none, .emitOutput, .finish:
+      deliver(delivery, thenDrain: state) { $0.output.next() }
+    }
   }
 
   @inlinable func startChild(for input: Input, generation: UInt64) {
     let emitter = SwitchMapEmitter<Output>(
       deliver: { [self] output in
-        let (emitted, resumption) = state.withLock { $0.childEmitted(output, generation: generation) }
-        Streams.perform(resumption, on: state)
-        return emitted
+        if case .emitOutput = decide({ $0.machine.childEmitted(output, generation: generation) }) { return true }
+        return false
       },
-      returned: { [self] in childReturned(generation: generation) })
+      returned: { [self] in decide { $0.machine.childReturned(generation: generation) } })
     switch child(input, emitter).kind {
     case .finished:
       // Answered in its synchronous start: no task was needed.
-      childReturned(generation: generation)
+      decide { $0.machine.childReturned(generation: generation) }
     case .task(let work):
       let task = Task(inheritingExecutor: { [self] in
         await work()
-        childReturned(generation: generation)
+        decide { $0.machine.childReturned(generation: generation) }
       })
-      state.withLock { $0.childStarted(.task(task), generation: generation) }?.cancel()
+      decide { $0.machine.childStarted(.task(task), generation: generation) }
     case .pending(let cancel):
-      // Goes on by callbacks of its own, and says when it has returned (it may have already:
-      // then it is no longer the latest, and the cancel below finds nothing to stop).
-      state.withLock { $0.childStarted(.pending(cancel), generation: generation) }?.cancel()
+      // Goes on by callbacks of its own, and says when it has returned (it may have already).
+      decide { $0.machine.childStarted(.pending(cancel), generation: generation) }
     }
-  }
-
-  @inlinable func childReturned(generation: UInt64) {
-    Streams.perform(state.withLock { $0.childReturned(generation: generation) }, on: state)
-  }
-
-  @inlinable func perform(_ action: Machine.Action) {
-    action.cancelChild?.cancel()
-    action.cancelPump?.cancel()
-    action.cancelUpstream?.cancel()
-    Streams.perform(action.resumption, on: state)
-  }
-}
-
-extension SwitchMapStorage where Base: PushableAsyncSequence {
-  /// Push mode: subscribes to the base and delivers to `receiver`.
-  @inlinable func subscribe(_ receiver: PushReceiver<Event>) -> PushSubscription {
-    // The storage is this subscription's own, made for it: nobody else consumes it.
-    _ = state.withLock { $0.downstream.attach(receiver) }
-    let upstream = base.subscribe(
-      PushReceiver(
-        element: { [self] input in receive(input) }, end: { [self] error in baseEnded(error) }))
-    state.withLock { $0.upstreamStarted(upstream) }?.cancel()
-    return PushSubscription { [self] in consumerCancelled() }
   }
 }

@@ -84,6 +84,35 @@ final class TestPipe {
     #expect(throws: OutputError.closed) { try writer.write("second\n") }
   }
 
+  // Lines longer than PIPE_BUF reach a pipe in several write(2) calls when it is nearly full:
+  // without the writer's ordering, two threads' lines would interleave.
+  @Test func writesFromManyThreadsStayWholeAndInEachThreadsOrder() throws {
+    let pipe = try TestPipe()
+    let writer = OutputWriter(fileDescriptor: pipe.writeEnd)
+    let received = Collected()
+    let reading = DispatchGroup()
+    let readEnd = pipe.readEnd
+    OwnThread.run(in: reading) { received.set(Data(readToEnd(readEnd))) }
+    let writing = DispatchGroup()
+    for thread in 0..<8 {
+      OwnThread.run(in: writing) {
+        for index in 0..<100 {
+          try? writer.write("\(thread) \(index) " + String(repeating: "x", count: 5_000) + "\n")
+        }
+      }
+    }
+    writing.wait()
+    pipe.closeWriteEnd()
+    reading.wait()
+    let lines = String(decoding: received.get(), as: UTF8.self).split(separator: "\n")
+    let parsed = lines.map { $0.split(separator: " ") }
+    #expect(lines.count == 800)
+    #expect(parsed.allSatisfy { $0.count == 3 && $0[2].count == 5_000 && $0[2].allSatisfy { $0 == "x" } })
+    for thread in 0..<8 {
+      #expect(parsed.filter { $0.first == "\(thread)" }.compactMap { Int($0[1]) } == Array(0..<100))
+    }
+  }
+
   @Test func writingNothingSucceedsWithoutTouchingTheDescriptor() throws {
     let pipe = try TestPipe()
     pipe.closeReadEnd()

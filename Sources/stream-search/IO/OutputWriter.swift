@@ -10,9 +10,10 @@ import Synchronization
 /// Each ``write(_:)`` is one call of Streams' `FileDescriptorWriter`, which loops until every
 /// byte is written (through EINTR and EAGAIN) and, with a `stop` signal on a pipe, FIFO or socket,
 /// gives up with ``OutputError/stopped`` when the reader has stopped reading; see its Stopping
-/// section. This type adds what a tool's output needs on top: calls are serialised, so events
-/// from several tasks never interleave, and after a write fails with ``OutputError/closed`` every
-/// later write fails the same way at once, without another system call.
+/// section. This type adds what a tool's output needs on top: calls are serialised, in the order
+/// they are made and with no lock held while writing, so events from several tasks never
+/// interleave; and after a write fails with ``OutputError/closed`` every later write fails the
+/// same way at once, without another system call.
 ///
 /// Call ``ignoreSIGPIPE()`` first, or a closed pipe kills the process instead of reporting
 /// ``OutputError/closed``.
@@ -28,10 +29,39 @@ import Synchronization
 /// }
 /// ```
 final class OutputWriter: Sendable {
+  /// A write that waits for the one in progress: the writing thread writes it, then wakes its
+  /// caller with the outcome.
+  private final class QueuedWrite: Sendable {
+    let bytes: [UInt8]
+    private let outcome = Mutex<OutputError??>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Called once by the writing thread: nil when every byte was written.
+    func finish(_ error: OutputError?) {
+      outcome.withLock { $0 = .some(error) }
+      done.signal()
+    }
+
+    /// Blocks until ``finish(_:)``; throws what the write met.
+    func waitForOutcome() throws(OutputError) {
+      done.wait()
+      if let error = outcome.withLock({ $0 ?? nil }) { throw error }
+    }
+  }
+
+  private struct State {
+    /// The reader went away: every write from now on fails at once.
+    var isClosed = false
+    /// Writes to do, and whether a thread is doing them.
+    var writes = DeliveryQueue<QueuedWrite>()
+  }
+
   /// The write(2) loop, on a descriptor the writer does not close.
   private let descriptor: FileDescriptorWriter
-  /// Whether the reader has gone away; also the lock that keeps one event's bytes together.
-  private let isClosed = Mutex(false)
+  /// Decides who writes: never held during a write.
+  private let state = Mutex(State())
 
   /// The descriptor written to; not closed by the writer.
   var fileDescriptor: Int32 { descriptor.fileDescriptor }
@@ -54,18 +84,53 @@ final class OutputWriter: Sendable {
 
   /// Writes every byte of `bytes`, blocking until the kernel has taken them all.
   ///
+  /// Writes from several threads are kept whole and made in the order they were called. The
+  /// first caller to find the descriptor idle writes, with no lock held; a caller that comes
+  /// meanwhile waits, and the writing thread writes its bytes too, before returning itself.
+  ///
   /// - Throws: ``OutputError/closed`` when the reader has gone away (EPIPE), now or before;
   ///   ``OutputError/stopped`` when the stop came while the descriptor was full;
   ///   ``OutputError/failed(errno:)`` for any other error. Bytes written before a failure stay written.
   func write(_ bytes: [UInt8]) throws(OutputError) {
-    try isClosed.withLock { closed throws(OutputError) in
-      if closed { throw .closed }
-      do throws(OutputError) {
-        try descriptor.write(bytes)
-      } catch .closed {
-        closed = true
-        throw .closed
-      }
+    enum Turn {
+      case closed
+      case write
+      case wait(QueuedWrite)
+    }
+    let turn = state.withLock { state -> Turn in
+      if state.isClosed { return .closed }
+      if state.writes.claim() { return .write }
+      let queued = QueuedWrite(bytes)
+      state.writes.enqueue(queued)
+      return .wait(queued)
+    }
+    switch turn {
+    case .closed:
+      throw .closed
+    case .wait(let queued):
+      try queued.waitForOutcome()
+    case .write:
+      let error = attempt(bytes)
+      writeQueued()
+      if let error { throw error }
+    }
+  }
+
+  /// Writes `bytes` unless the reader has gone; records that it has.
+  private func attempt(_ bytes: [UInt8]) -> OutputError? {
+    do throws(OutputError) {
+      try descriptor.write(bytes)
+      return nil
+    } catch {
+      if error == .closed { state.withLock { $0.isClosed = true } }
+      return error
+    }
+  }
+
+  /// Writes what other threads queued while this one wrote, in order, and wakes each caller.
+  private func writeQueued() {
+    while let (queued, isClosed) = state.withLock({ state in state.writes.next().map { ($0, state.isClosed) } }) {
+      queued.finish(isClosed ? .closed : attempt(queued.bytes))
     }
   }
 }

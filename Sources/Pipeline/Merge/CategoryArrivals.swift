@@ -4,23 +4,32 @@ import Streams
 import Synchronization
 
 /// Collects `expected` arrivals, calls `progress` with each as it comes (one at a time, in
-/// arrival order), and calls `completion` with all of them once the last is in.
+/// arrival order), and calls `completion` with all of them once the last is in, after the last
+/// `progress`.
+///
+/// Neither is called under the lock: each arrival (and, after the last, the completion) is
+/// queued under it and delivered by whichever answering thread finds nobody delivering, so two
+/// requests answered on two threads at once are reported one after the other.
 ///
 /// - Cancellation: ``cancel()`` cancels every request added (and any added later); each then
 ///   arrives with its cancellation, so `completion` still comes, once they have.
 final class CategoryArrivals<Arrival: Sendable>: Sendable {
+  private enum Report {
+    case progress(Arrival)
+    case completion([Arrival])
+  }
+
   private struct State {
     var arrived: [Arrival] = []
     var requests: [CacheRequest] = []
     var cancelled = false
+    var reports = DeliveryQueue<Report>()
   }
 
   private let expected: Int
   private let progress: @Sendable (Arrival) -> Void
   private let completion: @Sendable ([Arrival]) -> Void
   private let state = Mutex(State())
-  /// Serialises `progress`: two requests can be answered on two threads at once.
-  private let reporting = Mutex(())
 
   init(
     expected: Int, progress: @escaping @Sendable (Arrival) -> Void,
@@ -43,14 +52,23 @@ final class CategoryArrivals<Arrival: Sendable>: Sendable {
 
   /// One request's answer: reported, then, if it is the last, handed on with the others.
   func arrive(_ arrival: Arrival) {
-    reporting.withLock { _ in progress(arrival) }
-    let all = state.withLock { state -> [Arrival]? in
+    var next = state.withLock { state -> Report? in
       state.arrived.append(arrival)
-      guard state.arrived.count == expected else { return nil }
-      state.requests = []
-      return state.arrived
+      let first = state.reports.offer(.progress(arrival))
+      if state.arrived.count == expected {
+        state.requests = []
+        // Queued in the same step as the last progress, so it is delivered after every one.
+        state.reports.enqueue(.completion(state.arrived))
+      }
+      return first
     }
-    if let all { completion(all) }
+    while let report = next {
+      switch report {
+      case .progress(let arrival): progress(arrival)
+      case .completion(let all): completion(all)
+      }
+      next = state.withLock { $0.reports.next() }
+    }
   }
 
   /// The search was cancelled: leaves every request (each arrives with its cancellation).

@@ -22,6 +22,9 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
     var open = 0
     var finished = false
     var cancelled = false
+    /// A sweep is scheduled, or about to be by the thread that set this.
+    var sweepScheduled = false
+    /// The scheduled sweep's wake, to cancel on finish or cancel.
     var sweep: ClockWake?
     var waiter: UnsafeContinuation<Void, Never>?
 
@@ -44,7 +47,7 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
     self.session = session
     self.emitter = emitter
     self.clock = clock
-    state = Mutex(State(router: SessionRouter(idleTimeout: configuration.sessionIdleTimeout, clock: clock)))
+    state = Mutex(State(router: SessionRouter(idleTimeout: configuration.sessionIdleTimeout)))
   }
 
   /// Takes one input record; see ``PipelineInlet``.
@@ -56,9 +59,10 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
     case .keystroke(let keystroke, _):
       var term = SearchTerm(keystroke.term)
       if term.isBelow(minimumLength: configuration.minimumTermLength) { term = SearchTerm("") }
+      let now = clock.now
       let route = state.withLock { state -> (feed: AsyncFeed<SearchTerm>, isNew: Bool)? in
         guard !state.finished, !state.cancelled else { return nil }
-        let route = state.router.feed(for: keystroke.session)
+        let route = state.router.feed(for: keystroke.session, now: now)
         if route.isNew { state.open += 1 }
         return route
       }
@@ -70,25 +74,25 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Ends the input: pending terms settle and the last searches complete.
   func finish() {
-    let sessions = state.withLock { state -> [SessionRouter<C>.Session] in
-      guard !state.finished else { return [] }
+    let (sessions, sweep) = state.withLock { state -> ([SessionRouter<C>.Session], ClockWake?) in
+      guard !state.finished else { return ([], nil) }
       state.finished = true
-      state.sweep?.cancel()
-      state.sweep = nil
-      return state.router.takeAll()
+      defer { state.sweep = nil }
+      return (state.router.takeAll(), state.sweep)
     }
+    sweep?.cancel()
     for session in sessions { session.input.finish() }
     resumeWaiterIfDone()
   }
 
   /// Stops every session's operators: their searches in flight are cancelled.
   func cancel() {
-    let sessions = state.withLock { state -> [SessionRouter<C>.Session] in
+    let (sessions, sweep) = state.withLock { state -> ([SessionRouter<C>.Session], ClockWake?) in
       state.cancelled = true
-      state.sweep?.cancel()
-      state.sweep = nil
-      return state.router.takeAll()
+      defer { state.sweep = nil }
+      return (state.router.takeAll(), state.sweep)
     }
+    sweep?.cancel()
     for session in sessions { session.operators?.cancel() }
     resumeWaiterIfDone()
   }
@@ -107,10 +111,13 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
   /// Starts a new session's operators on `feed`, and the idle sweep if it is not running.
   private func start(_ feed: AsyncFeed<SearchTerm>, session name: String?) {
     let operators = session.start(feed, session: name) { [self] in sessionEnded() }
-    state.withLock { state in
+    let mustScheduleSweep = state.withLock { state -> Bool in
       state.router.started(operators, for: name)
-      if state.sweep == nil { state.sweep = scheduleSweep() }
+      guard !state.sweepScheduled else { return false }
+      state.sweepScheduled = true
+      return true
     }
+    if mustScheduleSweep { scheduleSweep() }
   }
 
   private func sessionEnded() {
@@ -122,21 +129,30 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
     state.withLock { $0.takeWaiterIfDone() }?.resume()
   }
 
-  /// The next sweep, half a timeout from now (at least a millisecond, so that it never runs at
-  /// once, under the lock its caller holds).
-  private func scheduleSweep() -> ClockWake {
+  /// Schedules the next sweep, half a timeout from now (at least a millisecond, so that it never
+  /// runs at once, on this thread), with the lock released; keeps its wake for finish and cancel
+  /// to stop, or stops it at once when one of them came meanwhile.
+  private func scheduleSweep() {
     let interval = max(configuration.sessionIdleTimeout / 2, .milliseconds(1))
-    return ClockWake.schedule(on: clock, at: clock.now.advanced(by: interval)) { [self] in sweepIdleSessions() }
+    let wake = ClockWake.schedule(on: clock, at: clock.now.advanced(by: interval)) { [self] in sweepIdleSessions() }
+    let stopped = state.withLock { state -> Bool in
+      guard !state.finished, !state.cancelled else { return true }
+      state.sweep = wake
+      return false
+    }
+    if stopped { wake.cancel() }
   }
 
   /// Finishes the sessions idle for the timeout; sweeps again later while any session is open.
   private func sweepIdleSessions() {
-    let idle = state.withLock { state -> [(name: String, session: SessionRouter<C>.Session)] in
-      guard !state.finished, !state.cancelled else { return [] }
-      let idle = state.router.takeIdleSessions()
-      state.sweep = state.router.isEmpty ? nil : scheduleSweep()
-      return idle
+    let now = clock.now
+    let (idle, again) = state.withLock { state -> ([(name: String, session: SessionRouter<C>.Session)], Bool) in
+      guard !state.finished, !state.cancelled else { return ([], false) }
+      let idle = state.router.takeIdleSessions(now: now)
+      state.sweepScheduled = !state.router.isEmpty
+      return (idle, state.sweepScheduled)
     }
+    if again { scheduleSweep() }
     for (name, session) in idle {
       session.input.finish()
       configuration.log?(.sessionForgotten(name))

@@ -6,7 +6,7 @@
 import Streams
 
 /// Routes terms to per-session feeds and finds idle sessions. Not thread-safe: PipelineInlet
-/// holds it behind its lock.
+/// holds it behind its lock, and reads the clock for it before taking the lock.
 struct SessionRouter<C: Clock> where C.Duration == Duration {
   struct Session {
     var input: AsyncFeed<SearchTerm>
@@ -16,23 +16,20 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
   }
 
   let idleTimeout: Duration
-  private let clock: C
   private var sessions: [String: Session] = [:]
 
-  init(idleTimeout: Duration, clock: C) {
+  init(idleTimeout: Duration) {
     self.idleTimeout = idleTimeout
-    self.clock = clock
   }
 
   /// Whether any session is open.
   var isEmpty: Bool { sessions.isEmpty }
 
-  /// The feed of `session` (nil names the unnamed session), marked active now, and whether the
-  /// session is new (its operators must be started).
-  mutating func feed(for session: String?) -> (feed: AsyncFeed<SearchTerm>, isNew: Bool) {
+  /// The feed of `session` (nil names the unnamed session), marked active at `now`, and whether
+  /// the session is new (its operators must be started).
+  mutating func feed(for session: String?, now: C.Instant) -> (feed: AsyncFeed<SearchTerm>, isNew: Bool) {
     // The parser turns `"session": ""` into nil, so "" never reaches here as a name.
     let key = session ?? ""
-    let now = clock.now
     // One hash lookup per keystroke: this runs for every line of input.
     if let index = sessions.index(forKey: key) {
       sessions.values[index].lastActivity = now
@@ -48,11 +45,10 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
     sessions[session ?? ""]?.operators = operators
   }
 
-  /// Removes the sessions idle for the timeout and returns them, sorted by name: a dictionary's
-  /// order changes from process to process, and the order sessions are finished in is the
-  /// order their last events come out in.
-  mutating func takeIdleSessions() -> [(name: String, session: Session)] {
-    let now = clock.now
+  /// Removes the sessions idle for the timeout at `now` and returns them, sorted by name: a
+  /// dictionary's order changes from process to process, and the order sessions are finished in
+  /// is the order their last events come out in.
+  mutating func takeIdleSessions(now: C.Instant) -> [(name: String, session: Session)] {
     let idle = sessions.filter { $0.value.lastActivity.advanced(by: idleTimeout) <= now }.keys.sorted()
     return idle.compactMap { name in sessions.removeValue(forKey: name).map { (name, $0) } }
   }

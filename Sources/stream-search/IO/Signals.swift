@@ -61,8 +61,6 @@ final class SignalObserver: Sendable {
   private let continuation: AsyncStream<TerminationSignal>.Continuation
   /// The dispatch sources while observing; empty once cancelled.
   private let sources: Mutex<[any DispatchSourceSignal]>
-  /// Signals whose default action this process has already replaced, so it is done only once.
-  private static let prepared = Mutex<Set<Int32>>([])
 
   /// Starts observing `observed` signals (both by default) and returns once they are watched.
   ///
@@ -114,10 +112,14 @@ final class SignalObserver: Sendable {
   /// must not kill the process before its source is watching, and resetting it later would undo
   /// the handler libdispatch installs on Linux.
   private static func prepare(_ signal: TerminationSignal) {
-    prepared.withLock { prepared in
-      if prepared.insert(signal.number).inserted {
-        Foundation.signal(signal.number, SIG_IGN)
-      }
+    switch signal {
+    case .interrupt: interruptIgnored
+    case .terminate: terminationIgnored
     }
   }
+
+  // Lazily initialised once, by the runtime, and not under a lock of ours: a second observer
+  // waits until the first one's call has been made, so none watches before the default is gone.
+  private static let interruptIgnored: Void = { _ = Foundation.signal(SIGINT, SIG_IGN) }()
+  private static let terminationIgnored: Void = { _ = Foundation.signal(SIGTERM, SIG_IGN) }()
 }

@@ -244,7 +244,10 @@ private struct Flaky: Error {}
 extension DocExamplesTests {
   @Test func everyDocExampleIsCopiedHere() throws {
     let (checked, missing) = try DocExamples.uncopied(
-      in: ["README.md", "docs/streams.md", "docs/testing-with-virtual-time.md", "Sources/Streams", "Sources/StreamsTesting"],
+      in: [
+        "README.md", "CONTRIBUTING.md", "docs/streams.md", "docs/testing-with-virtual-time.md", "Sources/Streams",
+        "Sources/StreamsTesting",
+      ],
       copiesIn: "Tests/StreamsTests")
     #expect(missing == [], "examples with no copy in Tests/StreamsTests")
     #expect(checked >= 32)   // every block of the documents above

@@ -241,7 +241,7 @@ where C.Duration == Duration {
   /// `timeToLive` or more ago stores an entry that has already expired (the next call loads
   /// again; ``staleValue(for:)`` still offers it). Element, failure and cancellation behave as
   /// in ``value(for:load:)``.
-  @inlinable public func datedValue(
+  @inlinable package func datedValue(
     for key: Key, load: @escaping @Sendable () async throws -> (value: Value, obtainedAt: C.Instant)
   ) async throws -> CacheAnswer<Value> {
     try await lookUp(
@@ -259,7 +259,7 @@ where C.Duration == Duration {
   /// Returns nil, changing nothing, on a miss when `load` is nil or a load for `key` is in flight
   /// (join it with ``value(for:load:)``). While `load` runs, callers of the async forms for
   /// `key` join it as they would any load. Never cancelled: `load` must not wait.
-  @inlinable public func immediateValue(
+  @inlinable package func immediateValue(
     for key: Key, load: (() -> (value: Value, obtainedAt: C.Instant?))?
   ) -> CacheAnswer<Value>? {
     let now = clock.now
@@ -292,7 +292,7 @@ where C.Duration == Duration {
   ///   task being cancelled does nothing by itself.
   ///
   /// `answer` is called exactly once.
-  @inlinable public func request(
+  @inlinable package func request(
     _ key: Key, load: @escaping @Sendable (CacheLoad) async throws -> (value: Value, obtainedAt: C.Instant),
     answer: @escaping @Sendable (Result<CacheAnswer<Value>, any Error>) -> Void
   ) -> CacheRequest {
@@ -368,7 +368,7 @@ where C.Duration == Duration {
   /// Useful when an answer needs several keys: when all are hits, the caller can skip the
   /// concurrency a load would need (tasks, timers). Each hit counts and marks its entry used,
   /// as ``value(for:load:)`` would.
-  @inlinable public func storedValues(for keys: [Key]) -> [Value]? {
+  @inlinable package func storedValues(for keys: [Key]) -> [Value]? {
     let now = clock.now
     return state.withLock { state in
       var slots: [Int] = []
@@ -395,7 +395,7 @@ where C.Duration == Duration {
   }
 
   /// Stored keys from the most to the least recently used (for tests; O(count)).
-  public var keysByRecency: [Key] { state.withLock { $0.entries.keysByRecency } }
+  package var keysByRecency: [Key] { state.withLock { $0.entries.keysByRecency } }
 
   /// The value stored for `key`, expired or not, without marking it used; nil when none is.
   ///

@@ -7,16 +7,16 @@ import Synchronization
 ///
 /// The load gets it before its task's handle exists; ``attach(_:)`` supplies the handle, and a
 /// ``cancel()`` requested before that is applied then.
-public final class CacheLoad: Sendable {
+@usableFromInline package final class CacheLoad: Sendable {
   @usableFromInline let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
   /// A handle with no task yet.
-  @inlinable public init() {}
+  @inlinable package init() {}
 
   /// Runs `body` in a new task (on the caller's executor preference), handing it the task's own
   /// handle; returns the task. The one way a load and its handle are made, for the cache's loads
   /// and for loads run the same way without one.
-  @inlinable public static func start(_ body: @escaping @Sendable (CacheLoad) async -> Void) -> Task<Void, Never> {
+  @inlinable package static func start(_ body: @escaping @Sendable (CacheLoad) async -> Void) -> Task<Void, Never> {
     let handle = CacheLoad()
     let task = Task(inheritingExecutor: { await body(handle) })
     handle.attach(task)
@@ -26,7 +26,7 @@ public final class CacheLoad: Sendable {
   /// Cancels the load's task, now or as soon as it is attached: the load then ends as it
   /// decides (typically by throwing), and whoever waits for it gets that. Calling it again does
   /// nothing more.
-  @inlinable public func cancel() {
+  @inlinable package func cancel() {
     let task = state.withLock { state -> Task<Void, Never>? in
       state.cancelled = true
       return state.task
@@ -35,7 +35,7 @@ public final class CacheLoad: Sendable {
   }
 
   /// Names the task the load runs in; cancels it at once if ``cancel()`` came first.
-  @inlinable public func attach(_ task: Task<Void, Never>) {
+  @inlinable package func attach(_ task: Task<Void, Never>) {
     let cancelled = state.withLock { state -> Bool in
       state.task = task
       return state.cancelled

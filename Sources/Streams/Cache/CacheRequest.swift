@@ -2,12 +2,12 @@
 // caller that asks for several keys at once waits for all of them in one suspension.
 
 /// Cancels a request made with ``AsyncCache/request(_:load:answer:)``.
-public struct CacheRequest: Sendable {
+@usableFromInline package struct CacheRequest: Sendable {
   @usableFromInline let stop: @Sendable () -> Void
 
   /// A request that `stop` cancels: for code that offers the same kind of request without a
   /// cache (a load of its own in a task, cancelled by cancelling that task).
-  @inlinable public init(stop: @escaping @Sendable () -> Void) { self.stop = stop }
+  @inlinable package init(stop: @escaping @Sendable () -> Void) { self.stop = stop }
 
   /// A request already answered: cancelling it does nothing.
   @inlinable static var answered: CacheRequest { CacheRequest {} }
@@ -15,5 +15,5 @@ public struct CacheRequest: Sendable {
   /// Leaves the load, as a cancelled awaiting caller does: unless it was answered already, the
   /// answer callback gets `CancellationError` at once, on this thread, and the load is cancelled
   /// when no caller is left. Calling it again does nothing more.
-  @inlinable public func cancel() { stop() }
+  @inlinable package func cancel() { stop() }
 }

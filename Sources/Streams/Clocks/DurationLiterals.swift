@@ -12,7 +12,7 @@ extension ManualClock.Instant {
 
 extension Duration {
   /// The duration in whole milliseconds, rounded toward negative infinity.
-  public var wholeMilliseconds: Int64 {
+  package var wholeMilliseconds: Int64 {
     let (seconds, attoseconds) = components
     let fromAttoseconds =
       attoseconds >= 0

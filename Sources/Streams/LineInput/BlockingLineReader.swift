@@ -26,8 +26,8 @@
 /// let terms = try runner.finish(searched)  // terms == ["tay"], searched when the input ended
 /// ```
 ///
-/// It reads 64 KiB at a time and splits with a ``LineSplitter``, so lines, bad lines and the
-/// maximum length behave exactly as described there. The reader is non-copyable because it owns
+/// It reads 64 KiB at a time and splits them by the rules ``InputLine`` states, so lines, bad lines
+/// and the maximum length behave exactly as in ``LineReader``. The reader is non-copyable because it owns
 /// its read position and, when it opened the file, the descriptor, which it closes at the end of
 /// the input or when it is dropped.
 public struct BlockingLineReader: ~Copyable {
@@ -44,10 +44,10 @@ public struct BlockingLineReader: ~Copyable {
 
   /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); the reader never
   /// closes it. Lines longer than `maxLineLength` bytes (default
-  /// ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too long.
+  /// ``InputLine/defaultMaxLength``, 1 MiB) are reported as too long.
   /// With `stop`, a wait for input ends with ``LineInputError/stopped`` once it is signalled.
   public init(
-    fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength,
+    fileDescriptor: Int32, maxLineLength: Int = InputLine.defaultMaxLength,
     stoppingOn stop: CancellationSignal? = nil
   ) {
     self.init(descriptor: fileDescriptor, owned: false, maxLineLength: maxLineLength, stop: stop)
@@ -68,7 +68,7 @@ public struct BlockingLineReader: ~Copyable {
   ///
   /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
   public static func open(
-    path: String, maxLineLength: Int = LineSplitter.defaultMaxLineLength, stoppingOn stop: CancellationSignal? = nil
+    path: String, maxLineLength: Int = InputLine.defaultMaxLength, stoppingOn stop: CancellationSignal? = nil
   ) throws(LineInputError) -> BlockingLineReader {
     let descriptor = try FileDescriptorIO.openForReading(path: path, nonBlocking: stop != nil)
     return BlockingLineReader(descriptor: descriptor, owned: true, maxLineLength: maxLineLength, stop: stop)

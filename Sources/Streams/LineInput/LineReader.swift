@@ -30,7 +30,7 @@ import Foundation
 /// not per line.
 ///
 /// - **Element:** an ``InputLine``; bad lines (not UTF-8, too long) are elements too, numbered,
-///   and reading goes on after them. See ``LineSplitter`` for the exact splitting rules.
+///   and reading goes on after them. See ``InputLine`` for the exact splitting rules.
 /// - **Finish:** at the end of the input, after a last line without a newline if there is one.
 ///   In follow mode a FIFO never finishes; only cancellation ends it.
 /// - **Failure:** ``LineInputError/readFailed(errno:)`` when `read(2)` or `poll(2)` fails, or
@@ -59,14 +59,14 @@ public struct LineReader: AsyncSequence, Sendable {
 
   /// Creates a reader of a descriptor the caller owns (e.g. `STDIN_FILENO`); it is never
   /// closed here. Lines longer than `maxLineLength` bytes (default
-  /// ``LineSplitter/defaultMaxLineLength``, 1 MiB) are reported as too long.
+  /// ``InputLine/defaultMaxLength``, 1 MiB) are reported as too long.
   /// The descriptor's flags are left alone, blocking or not.
-  public init(fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength) {
+  public init(fileDescriptor: Int32, maxLineLength: Int = InputLine.defaultMaxLength) {
     self.init(source: .descriptor(fileDescriptor), maxLineLength: maxLineLength, probe: LineReaderProbe())
   }
 
   /// A reader of a descriptor the caller owns, with hooks for tests.
-  package init(fileDescriptor: Int32, maxLineLength: Int = LineSplitter.defaultMaxLineLength, probe: LineReaderProbe) {
+  package init(fileDescriptor: Int32, maxLineLength: Int = InputLine.defaultMaxLength, probe: LineReaderProbe) {
     self.init(source: .descriptor(fileDescriptor), maxLineLength: maxLineLength, probe: probe)
   }
 
@@ -92,14 +92,14 @@ public struct LineReader: AsyncSequence, Sendable {
   ///
   /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
   public static func open(
-    path: String, follow: Bool = false, maxLineLength: Int = LineSplitter.defaultMaxLineLength
+    path: String, follow: Bool = false, maxLineLength: Int = InputLine.defaultMaxLength
   ) throws(LineInputError) -> LineReader {
     try open(path: path, follow: follow, maxLineLength: maxLineLength, probe: LineReaderProbe())
   }
 
   /// Opens `path` like ``open(path:follow:maxLineLength:)``, with hooks for tests.
   package static func open(
-    path: String, follow: Bool = false, maxLineLength: Int = LineSplitter.defaultMaxLineLength, probe: LineReaderProbe
+    path: String, follow: Bool = false, maxLineLength: Int = InputLine.defaultMaxLength, probe: LineReaderProbe
   ) throws(LineInputError) -> LineReader {
     let descriptor = try FileDescriptorIO.openForReading(path: path, nonBlocking: true)
     let source = LineSource.path(path, opened: OpenedDescriptor(descriptor), follow: follow)

@@ -19,20 +19,10 @@
 /// splitter.finish(into: &lines)                        // lines: [1: "a", 2: "b"]
 /// ```
 ///
-/// ## Semantics
-/// - A line ends at `\n`; a `\r` just before it is removed too. A `\r` anywhere else, a NUL, or
-///   any other byte is part of the line.
-/// - A line may be split across any number of chunks, at any byte (even inside a UTF-8 character).
-/// - A line that is not valid UTF-8 is delivered as ``InputLine/Content/invalidUTF8(byteCount:)``.
-/// - A line longer than `maxLineLength` bytes (terminator excluded) is delivered once, when it
-///   ends, as ``InputLine/Content/tooLong(byteCount:)``. Its bytes are counted and dropped as they
-///   arrive, so memory stays bounded by `maxLineLength` whatever the input.
-/// - Bad lines take a number like any other; the next line is read normally.
-/// - A UTF-8 byte-order mark (`EF BB BF`) at the very start of the input is dropped, as editors
-///   on Windows write one; anywhere else it is part of its line.
-public struct LineSplitter: Sendable {
+/// The rules it splits by are ``InputLine``'s.
+package struct LineSplitter: Sendable {
   /// The longest line, in bytes without its terminator, delivered as text.
-  public let maxLineLength: Int
+  package let maxLineLength: Int
 
   /// The bytes of a line that began in an earlier chunk; never more than `maxLineLength + 1`
   /// (the `+ 1` is a `\r` that may turn out to precede `\n`).
@@ -46,24 +36,20 @@ public struct LineSplitter: Sendable {
   private var markMatched: Int? = 0
   private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-  /// The longest line every line reader accepts unless told otherwise: 1 MiB, far beyond any
-  /// line a person or a recorder writes, and small enough that a runaway line costs little.
-  public static let defaultMaxLineLength = 1 << 20
-
   /// Creates a splitter that numbers lines from `firstLineNumber` and reports lines longer than
-  /// `maxLineLength` bytes (``defaultMaxLineLength`` unless given; a negative value counts as 0)
+  /// `maxLineLength` bytes (``InputLine/defaultMaxLength`` unless given; a negative value counts as 0)
   /// as too long.
-  public init(maxLineLength: Int = LineSplitter.defaultMaxLineLength, firstLineNumber: Int = 1) {
+  package init(maxLineLength: Int = InputLine.defaultMaxLength, firstLineNumber: Int = 1) {
     self.maxLineLength = max(0, maxLineLength)
     self.nextNumber = firstLineNumber
   }
 
   /// The number the next completed line will get.
-  public var nextLineNumber: Int { nextNumber }
+  package var nextLineNumber: Int { nextNumber }
 
   /// Appends to `lines` every line that `bytes` completes, keeping an unfinished last line for
   /// the next call.
-  public mutating func append(_ bytes: UnsafeRawBufferPointer, into lines: inout [InputLine]) {
+  package mutating func append(_ bytes: UnsafeRawBufferPointer, into lines: inout [InputLine]) {
     guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
     let end = bytes.count
     var start = 0
@@ -90,7 +76,7 @@ public struct LineSplitter: Sendable {
   }
 
   /// Appends to `lines` every line that `bytes` completes; a convenience for byte collections.
-  public mutating func append(_ bytes: some Sequence<UInt8>, into lines: inout [InputLine]) {
+  package mutating func append(_ bytes: some Sequence<UInt8>, into lines: inout [InputLine]) {
     let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
       append(UnsafeRawBufferPointer(buffer), into: &lines)
     }
@@ -102,7 +88,7 @@ public struct LineSplitter: Sendable {
   /// Appends the last line if the input did not end with a newline; call it at the end of the
   /// input. A `\r` at the very end is kept, since no `\n` follows it. Numbering goes on, so the
   /// splitter can be fed again (a FIFO followed across writers).
-  public mutating func finish(into lines: inout [InputLine]) {
+  package mutating func finish(into lines: inout [InputLine]) {
     if let matched = markMatched {
       // The input ended inside the beginning of a mark: those bytes were text after all.
       markMatched = nil

@@ -22,7 +22,7 @@
 ///   the instant its permit is expected.
 /// - **Cancellation:** a caller cancelled before or while waiting throws `CancellationError`
 ///   and holds no permit.
-public protocol RatePermits<Instant>: Sendable {
+package protocol RatePermits<Instant>: Sendable {
   /// The instants of the clock the permits are measured on.
   associatedtype Instant: InstantProtocol
 

@@ -86,7 +86,7 @@ public func withTimeout<T: Sendable, C: Clock>(
 ///   fit only a task that ends with the operation: the timer cancels the calling task itself,
 ///   which stays cancelled. Once the timer has fired, ``TimeoutError`` is thrown even if the
 ///   task was also cancelled otherwise; a cancellation before it throws `CancellationError`.
-public func withTimeout<T: Sendable, C: Clock>(
+package func withTimeout<T: Sendable, C: Clock>(
   _ duration: Duration,
   clock: C,
   cancellingItsTaskThrough load: CacheLoad,

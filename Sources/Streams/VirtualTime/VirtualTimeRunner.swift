@@ -122,13 +122,13 @@ public final class VirtualTimeRunner: Sendable {
 
   /// How many jobs the runner has run since it was created: a measure of how much task machinery
   /// the code under test costs (a fused operator chain costs none per element).
-  public var jobCount: Int { executor.jobsRun }
+  package var jobCount: Int { executor.jobsRun }
 
   /// Runs `body` on this thread as part of the run: tasks it starts with
   /// `Task(inheritingExecutor:)`, and the operators' own tasks, run on the runner, as they do
   /// when started from the runner's jobs. For code that feeds a pushed operator chain from the
   /// driving thread (a replay): the chain may start a task when an element arrives.
-  public func onRunner<T>(_ body: () throws -> T) rethrows -> T {
+  package func onRunner<T>(_ body: () throws -> T) rethrows -> T {
     // Binding a task-local is a measurable cost on a replay's hot path: skip it when this
     // thread runs as part of the run already (the driver wraps its whole loop in one call).
     if InheritedExecutor.preferred === executor { return try body() }

@@ -73,7 +73,7 @@ struct CommandLineOptions: Equatable, Sendable {
   /// Also write the summary to standard error.
   var stats = false
   /// Longest input line accepted, in bytes; at least 1.
-  var maxLineBytes = LineSplitter.defaultMaxLineLength
+  var maxLineBytes = InputLine.defaultMaxLength
   /// A person types into the terminal (the fzf-style screen) instead of lines being read.
   var interactive = false
   /// Where the interactive mode records the session, as `stream-search record` would.

@@ -51,7 +51,7 @@ let wallClock = ContinuousClock()
 let wallStart = wallClock.now
 // The consumer of every workload runs in this task, on the global concurrent executor, not on
 // the main actor.
-let outcome = await Task(inheritingExecutor: { () async -> Result<ResultTable, any Error> in
+let outcome = await Task(inheritingExecutor: { @concurrent () async -> Result<ResultTable, any Error> in
   do { return .success(try await runBenchmarks(options)) } catch { return .failure(error) }
 }).value
 switch outcome {

@@ -5,11 +5,13 @@ import Streams
 import Synchronization
 
 extension ManualClock {
-  /// Suspends until at least `count` tasks are asleep on this clock.
+  /// Suspends until at least `count` sleepers wait on this clock: tasks asleep on it and calls
+  /// scheduled on it (an operator's timer, a `withTimeout` limit), as
+  /// ``Streams/ManualClock/sleeperCount`` counts them.
   ///
   /// Useful when the code under test runs on ordinary tasks rather than a
-  /// `VirtualTimeRunner`: a task's sleep registers only when the task gets to it, so advancing
-  /// before then moves time under a task that has not started waiting.
+  /// `VirtualTimeRunner`: a task's sleep (or a debounce's timer) registers only when the task
+  /// gets to it, so advancing before then moves time under code that has not started waiting.
   ///
   /// ```swift
   /// let clock = ManualClock()
@@ -39,26 +41,10 @@ extension ManualClock {
     }
     timer.cancel()
     try Task.checkCancellation()
-    if timedOut.load(ordering: .relaxed), sleeperCount < count {
-      throw SleeperWaitTimeout(expected: count, found: sleeperCount, now: now, timeout: timeout)
+    let counts = sleeperCounts
+    if timedOut.load(ordering: .relaxed), counts.sleepers < count {
+      throw SleeperWaitTimeout(
+        expected: count, found: counts.sleepers, scheduledCalls: counts.scheduledCalls, now: now, timeout: timeout)
     }
-  }
-}
-
-/// Thrown by ``Streams/ManualClock/waitForSleepers(_:timeout:)`` when the sleepers did not come.
-public struct SleeperWaitTimeout: Error, CustomStringConvertible {
-  /// The sleeper count awaited.
-  public let expected: Int
-  /// The sleeper count when the wait gave up.
-  public let found: Int
-  /// The clock's time then.
-  public let now: ManualClock.Instant
-  /// The real time waited.
-  public let timeout: Duration
-
-  public var description: String {
-    "Expected \(expected) sleeper(s) on the clock within \(timeout), but \(found) are asleep at \(now). "
-      + "The code under test may sleep on another clock (ContinuousClock, Task.sleep), or not get "
-      + "to its sleep at all; check which clock it was handed."
   }
 }

@@ -58,7 +58,9 @@ public final class ManualClock: Clock, Sendable {
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
 
-    public var description: String { describe(offset) }
+    /// The offset from the clock's zero in milliseconds, as every message of the package writes
+    /// time: "749 ms", "2,749 ms".
+    public var description: String { offset.millisecondsDescription }
   }
 
   private let sleepers: Mutex<SleeperQueue>
@@ -74,8 +76,27 @@ public final class ManualClock: Clock, Sendable {
   /// Zero: the clock can represent any instant.
   public var minimumResolution: Duration { .zero }
 
-  /// How many tasks are asleep on this clock.
+  /// How many sleepers wait on this clock: tasks asleep in ``sleep(until:tolerance:)`` and calls
+  /// scheduled for a deadline without a task (the timers of the Streams operators, and the limit
+  /// of each `withTimeout` in flight), together.
+  ///
+  /// Zero at the end of a test means nothing is left waiting for time to move. Three searches in
+  /// flight, each a sleeping task under a `withTimeout`, count six: ``sleepingTaskCount`` and
+  /// ``scheduledCallCount`` tell them apart.
   public var sleeperCount: Int { sleepers.withLock { $0.sleeperCount } }
+
+  /// How many tasks are asleep in ``sleep(until:tolerance:)`` on this clock.
+  public var sleepingTaskCount: Int { sleepers.withLock { $0.sleeperCount - $0.scheduledCallCount } }
+
+  /// How many calls are scheduled on this clock without a task: the timers of the Streams
+  /// operators (a debounce's deadline) and the limit of each `withTimeout` in flight. Each is
+  /// made by whoever moves time to its deadline.
+  public var scheduledCallCount: Int { sleepers.withLock { $0.scheduledCallCount } }
+
+  /// ``sleeperCount`` and ``scheduledCallCount`` read at one instant, for messages that give both.
+  package var sleeperCounts: (sleepers: Int, scheduledCalls: Int) {
+    sleepers.withLock { ($0.sleeperCount, $0.scheduledCallCount) }
+  }
 
   /// The earliest deadline among the sleepers, or nil when none sleeps.
   public var nextDeadline: Instant? {
@@ -178,15 +199,4 @@ public final class ManualClock: Clock, Sendable {
   func setNow(_ instant: Instant) {
     sleepers.withLock { $0.setNow(instant.offset) }
   }
-}
-
-/// Formats a duration in the units a person reads: "499 ms", "1.2 s".
-func describe(_ duration: Duration) -> String {
-  let (seconds, attoseconds) = duration.components
-  let totalMilliseconds = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-  if abs(totalMilliseconds) < 1_000 {
-    return totalMilliseconds == totalMilliseconds.rounded()
-      ? "\(Int(totalMilliseconds)) ms" : "\(totalMilliseconds) ms"
-  }
-  return "\(totalMilliseconds / 1_000) s"
 }

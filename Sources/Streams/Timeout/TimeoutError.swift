@@ -10,5 +10,5 @@ public struct TimeoutError: Error, Hashable, CustomStringConvertible {
   public init(duration: Duration) { self.duration = duration }
 
   /// "The operation did not finish within 2.0 s.", in the units a person reads.
-  public var description: String { "The operation did not finish within \(describe(duration))." }
+  public var description: String { "The operation did not finish within \(duration.millisecondsDescription)." }
 }

@@ -325,9 +325,11 @@ extension VirtualTimeRunner {
     }
 
     func stall(_ reason: VirtualTimeStall.Reason) -> VirtualTimeStall {
-      VirtualTimeStall(
+      let counts = runner.clock.sleeperCounts
+      return VirtualTimeStall(
         reason: reason, now: runner.clock.now, pendingJobCount: runner.executor.pendingJobCount,
-        sleeperCount: runner.clock.sleeperCount, nextDeadline: runner.clock.nextDeadline,
+        sleeperCount: counts.sleepers, scheduledCallCount: counts.scheduledCalls,
+        nextDeadline: runner.clock.nextDeadline,
         externalWorkInFlight: runner.executor.externalWorkInFlight, drivenOnMainThread: onMainThread)
     }
   }

@@ -26,8 +26,12 @@ public struct VirtualTimeStall: Error, CustomStringConvertible, Sendable {
   public let now: ManualClock.Instant
   /// Jobs still queued on the runner.
   public let pendingJobCount: Int
-  /// Tasks asleep on the runner's clock.
+  /// Sleepers waiting on the runner's clock (``ManualClock/sleeperCount``): tasks asleep and
+  /// scheduled calls together.
   public let sleeperCount: Int
+  /// How many of those sleepers are scheduled calls (``ManualClock/scheduledCallCount``): the
+  /// timers of the operators and of `withTimeout`, with no task.
+  public let scheduledCallCount: Int
   /// The earliest of their deadlines.
   public let nextDeadline: ManualClock.Instant?
   /// Outside work (``withExternalWork(_:)``) still in flight and awake.
@@ -42,18 +46,20 @@ public struct VirtualTimeStall: Error, CustomStringConvertible, Sendable {
       text += "no job can run, no sleeper waits and no outside work is in flight, but the task has not finished."
     case .horizonReached(let horizon):
       text +=
-        "the next deadline is more than the horizon (\(describe(horizon))) after the call began; "
+        "the next deadline is more than the horizon (\(horizon.millisecondsDescription)) after the call began; "
         + "this is usually a timer loop that never ends. Cancel it (or finish its input), or raise `horizon:`."
     case .watchdogFired(let limit):
       text +=
-        "the call ran \(describe(limit)) of real time without finishing; work keeps running without "
+        "the call ran \(limit.millisecondsDescription) of real time without finishing; work keeps running without "
         + "moving time (a loop that only yields), or outside work does not end."
     case .mainQueueUnresponsive(let limit):
       text +=
-        "the main queue did not run the runner's round within \(describe(limit)): the main thread "
+        "the main queue did not run the runner's round within \(limit.millisecondsDescription): the main thread "
         + "is blocked, or this process does not run its main queue. Pass `mainActorOrdering: .never`."
     }
-    text += " Still queued: \(pendingJobCount) job(s); asleep on the clock: \(sleeperCount)"
+    text +=
+      " Still queued: \(pendingJobCount) job(s); waiting on the clock: \(sleeperCount - scheduledCallCount) "
+      + "task(s) asleep and \(scheduledCallCount) scheduled call(s)"
     if let nextDeadline { text += " (next at \(nextDeadline))" }
     text += "; outside work in flight: \(externalWorkInFlight)."
     if drivenOnMainThread {

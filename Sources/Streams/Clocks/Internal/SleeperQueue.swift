@@ -44,6 +44,8 @@ struct SleeperQueue: ~Copyable {
   private(set) var sleeperCount = 0 {
     didSet { changes &+= 1 }
   }
+  /// How many of the sleepers are scheduled calls rather than tasks.
+  private(set) var scheduledCallCount = 0
   /// Bumped whenever a sleeper registers, wakes or is cancelled: the runner compares it across
   /// a main-queue round to tell whether anything happened.
   private(set) var changes: UInt64 = 0
@@ -122,6 +124,7 @@ struct SleeperQueue: ~Copyable {
     entries[nextID] = .callback(action)
     heap.push(Key(deadline: deadline, id: nextID))
     sleeperCount += 1
+    scheduledCallCount += 1
     return nextID
   }
 
@@ -130,6 +133,7 @@ struct SleeperQueue: ~Copyable {
     guard case .callback = entries[id] else { return }
     entries[id] = nil
     sleeperCount -= 1
+    scheduledCallCount -= 1
   }
 
   /// Removes a cancelled sleeper; returns its continuation if it was waiting.
@@ -171,6 +175,7 @@ struct SleeperQueue: ~Copyable {
     case .callback(let action):
       // A scheduled call: made outside the lock.
       sleeperCount -= 1
+      scheduledCallCount -= 1
       return .call(action)
     case .reserved, .cancelledEarly, nil:
       // nextDeadline() dropped the stale keys at the top: the head is a live sleeper.

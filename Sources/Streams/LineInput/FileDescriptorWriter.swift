@@ -8,26 +8,6 @@
   import Darwin
 #endif
 
-/// Why ``FileDescriptorWriter/write(_:)`` did not write every byte.
-public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The reader went away (EPIPE). For a tool's standard output this is a normal end (as
-  /// `tool | head` must end quietly), not a failure.
-  case closed
-  /// Any other write(2) or poll(2) failure, with its `errno`.
-  case failed(errno: Int32)
-  /// The stop was signalled while the descriptor could take nothing more; the rest is not written.
-  case stopped
-
-  /// A short explanation, e.g. `output closed` or `No space left on device`.
-  public var description: String {
-    switch self {
-    case .closed: "output closed"
-    case .failed(let code): String(cString: strerror(code))
-    case .stopped: "stopped while the output was full"
-    }
-  }
-}
-
 /// Writes whole buffers to a file descriptor with write(2), nothing buffered: when
 /// ``write(_:)`` returns, every byte is in the kernel.
 ///

@@ -32,38 +32,3 @@ public protocol PushableAsyncSequence<Element>: AsyncSequence, Sendable where El
   /// Starts pushing elements and the end to `receiver`; see ``PushableAsyncSequence``.
   func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription
 }
-
-/// Where a ``PushableAsyncSequence`` delivers.
-public struct PushReceiver<Element: Sendable>: Sendable {
-  /// Takes one element.
-  public let element: @Sendable (Element) -> Void
-  /// Takes the end: nil when the sequence finished, else its failure.
-  public let end: @Sendable ((any Error)?) -> Void
-  /// Whether a task pulls at the end of the chain, and how a base that cannot push is iterated.
-  @usableFromInline let route: PullRoute
-
-  /// A receiver of elements and of the end; see ``PushableAsyncSequence`` for when each is called.
-  public init(element: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void) {
-    self.init(element: element, end: end, route: .pushed)
-  }
-
-  @inlinable init(
-    element: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void, route: PullRoute
-  ) {
-    self.element = element
-    self.end = end
-    self.route = route
-  }
-}
-
-/// Stops a subscription to a ``PushableAsyncSequence``.
-public struct PushSubscription: Sendable {
-  @usableFromInline let stop: @Sendable () -> Void
-
-  /// A subscription that calls `stop` when cancelled.
-  public init(stop: @escaping @Sendable () -> Void) { self.stop = stop }
-
-  /// Stops delivery and cancels what the sequence runs; the receiver hears nothing more. Calling
-  /// it again does nothing more.
-  @inlinable public func cancel() { stop() }
-}

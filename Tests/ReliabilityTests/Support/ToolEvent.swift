@@ -12,6 +12,8 @@ struct ToolEvent: Sendable {
   var session: String?
   /// `error.kind` on an `error` event.
   var errorKind: String?
+  /// `error.message` on an `error` event.
+  var errorMessage: String?
   /// `source` on a `results` event: cache, load or joined.
   var source: String?
   /// On `results`: each category's error kind, "ok" for a category that answered.
@@ -40,6 +42,7 @@ struct ToolEvent: Sendable {
     term = object["term"] as? String
     session = object["session"] as? String
     errorKind = (object["error"] as? [String: Any])?["kind"] as? String
+    errorMessage = (object["error"] as? [String: Any])?["message"] as? String
     source = object["source"] as? String
     line = object["line"] as? Int
     reason = object["reason"] as? String

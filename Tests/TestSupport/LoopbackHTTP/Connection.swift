@@ -22,7 +22,7 @@ struct Connection {
   func run() {
     Socket.setNonBlocking(fd)
     guard let head = readHead(), let request = log.record(head) else { return }
-    let outcome = answer(log.handler(request))
+    let outcome = answer(log.handler(request), index: request.index)
     if outcome == .peerClosed { log.recordEarlyClose(ofRequest: request.index) }
   }
 
@@ -41,7 +41,7 @@ struct Connection {
     return nil
   }
 
-  private func answer(_ reply: Reply) -> WaitOutcome {
+  private func answer(_ reply: Reply, index: Int) -> WaitOutcome {
     switch reply.fault {
     case .none:
       return send(reply)
@@ -64,7 +64,20 @@ struct Connection {
     case .noAnswer:
       return hold(until: nil)
     case .oversized(let bytes, let chunked):
-      return sendOversized(bytes: bytes, chunked: chunked)
+      let status = reply.status
+      return sendOversized(bytes: bytes, chunked: chunked, status: status, headers: reply.headers, index: index)
+    case .gzipBomb(let inflatedBytes):
+      let body = GzipBomb.body(inflatingTo: inflatedBytes)
+      let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Content-Encoding", "gzip")]
+      var outcome = Socket.sendAll(fd, Self.head(status: 200, headers: headers, length: body.count), wakeFD: wakeFD)
+      var sent = 0
+      while outcome == .ready && sent < body.count {
+        let end = min(sent + 64 * 1024, body.count)
+        outcome = Socket.sendAll(fd, body[sent..<end], wakeFD: wakeFD)
+        if outcome == .ready { sent = end }
+      }
+      log.recordBodyBytesSent(sent, ofRequest: index)
+      return outcome
     case .slowDrip(let chunk, let interval):
       let head = Self.head(status: reply.status, headers: reply.headers, length: reply.body.count)
       var outcome = Socket.sendAll(fd, head, wakeFD: wakeFD)
@@ -96,17 +109,22 @@ struct Connection {
     return .ready
   }
 
-  /// A valid JSON body of `bytes` bytes, in pieces so the server never holds it whole.
-  private func sendOversized(bytes: Int, chunked: Bool) -> WaitOutcome {
+  /// A valid JSON body of `bytes` bytes, in pieces so the server never holds it whole; logs how
+  /// many of its bytes were sent.
+  private func sendOversized(bytes: Int, chunked: Bool, status: Int, headers: [HTTPHeader], index: Int)
+    -> WaitOutcome
+  {
     let prefix = Array(#"{"resultCount":0,"results":[],"padding":""#.utf8)
     let suffix = Array(#""}"#.utf8)
     let total = max(bytes, prefix.count + suffix.count)
-    let headers = [HTTPHeader("Content-Type", "application/json")]
+    let headers = [HTTPHeader("Content-Type", "application/json")] + headers
     let head =
       chunked
-      ? Self.head(status: 200, headers: headers + [HTTPHeader("Transfer-Encoding", "chunked")], length: nil)
-      : Self.head(status: 200, headers: headers, length: total)
+      ? Self.head(status: status, headers: headers + [HTTPHeader("Transfer-Encoding", "chunked")], length: nil)
+      : Self.head(status: status, headers: headers, length: total)
     var outcome = Socket.sendAll(fd, head, wakeFD: wakeFD)
+    var sent = 0
+    defer { log.recordBodyBytesSent(sent, ofRequest: index) }
     var padding = total - prefix.count - suffix.count
     var pieces: [[UInt8]] = [prefix]
     while outcome == .ready && (!pieces.isEmpty || padding > 0) {
@@ -121,6 +139,7 @@ struct Connection {
       let piece = pieces.removeFirst()
       let framed = chunked ? Array("\(String(piece.count, radix: 16))\r\n".utf8) + piece + Array("\r\n".utf8) : piece
       outcome = Socket.sendAll(fd, framed, wakeFD: wakeFD)
+      if outcome == .ready { sent += piece.count }
     }
     if outcome == .ready && chunked { outcome = Socket.sendAll(fd, Array("0\r\n\r\n".utf8), wakeFD: wakeFD) }
     return outcome
@@ -150,6 +169,10 @@ struct Connection {
   private static func reasonPhrase(_ status: Int) -> String {
     switch status {
     case 200: "OK"
+    case 301: "Moved Permanently"
+    case 302: "Found"
+    case 307: "Temporary Redirect"
+    case 308: "Permanent Redirect"
     case 403: "Forbidden"
     case 404: "Not Found"
     case 418: "I'm a teapot"

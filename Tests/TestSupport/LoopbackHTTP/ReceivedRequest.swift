@@ -35,6 +35,9 @@ public struct ReceivedRequest: Sendable, Hashable {
   public var arrivedAt: ContinuousClock.Instant
   /// When the client closed the connection before the answer was complete; nil if it did not.
   public var clientClosedEarlyAt: ContinuousClock.Instant?
+  /// How many bytes of a streamed body (`Fault.oversized`, `Fault.gzipBomb`) the server wrote
+  /// before the body ended or the client closed: what the client was made to read.
+  public var bodyBytesSent = 0
 
   /// Whether the client closed the connection before the answer was complete.
   public var clientClosedEarly: Bool { clientClosedEarlyAt != nil }

@@ -36,9 +36,13 @@ public enum Fault: Sendable, Hashable {
   case connectionReset
   /// Never answer: hold the connection until the client closes it or the server stops.
   case noAnswer
-  /// Answer 200 with a valid JSON body of `bytes` bytes: with Content-Length, or chunked
-  /// (no length announced, so only counting can catch it).
+  /// Answer the reply's status and headers with a valid JSON body of `bytes` bytes: with
+  /// Content-Length, or chunked (no length announced, so only counting can catch it). The log
+  /// records how much of it was sent (`ReceivedRequest.bodyBytesSent`).
   case oversized(bytes: Int, chunked: Bool = false)
+  /// Answer 200 with `Content-Encoding: gzip` and a body of about `inflatedBytes` / 1,032 bytes
+  /// that inflates to `inflatedBytes` zero bytes (a decompression bomb, see `GzipBomb`).
+  case gzipBomb(inflatedBytes: Int)
   /// Announce the reply's body, then send it `chunk` bytes at a time, waiting `every` between.
   case slowDrip(chunk: Int, every: Duration)
 }

@@ -88,6 +88,13 @@ final class ServerLog: Sendable {
     }
   }
 
+  /// Notes how many bytes of its streamed body request `index` was sent.
+  func recordBodyBytesSent(_ count: Int, ofRequest index: Int) {
+    update { requests in
+      if requests.indices.contains(index) { requests[index].bodyBytesSent = count }
+    }
+  }
+
   /// The log as soon as `condition` holds for it (at once if it already does), or as it stands
   /// when the server stops.
   func wait(until condition: @escaping @Sendable ([ReceivedRequest]) -> Bool) async -> [ReceivedRequest] {

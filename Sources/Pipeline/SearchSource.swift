@@ -87,8 +87,12 @@ public enum SearchError: Error, Sendable, Hashable {
   case badStatus(Int)
   /// The body could not be decoded; carries a short excerpt of it.
   case decoding(String)
+  /// The service redirected somewhere the source does not follow (another scheme than http(s),
+  /// https to http, a loop, too many hops); carries why.
+  case redirect(String)
 
-  /// The kind, as written in events: rateLimited, offline, timedOut, server, badStatus, decoding.
+  /// The kind, as written in events: rateLimited, offline, timedOut, server, badStatus, decoding,
+  /// redirect.
   public var kind: String {
     switch self {
     case .rateLimited: "rateLimited"
@@ -97,6 +101,7 @@ public enum SearchError: Error, Sendable, Hashable {
     case .server: "server"
     case .badStatus: "badStatus"
     case .decoding: "decoding"
+    case .redirect: "redirect"
     }
   }
 
@@ -109,6 +114,7 @@ public enum SearchError: Error, Sendable, Hashable {
     case .server(let code): "the service failed with status \(code)"
     case .badStatus(let code): "unexpected status \(code)"
     case .decoding(let excerpt): "cannot decode the answer: \(excerpt)"
+    case .redirect(let reason): "redirect not followed: \(reason)"
     }
   }
 }

@@ -1,20 +1,22 @@
-// Fetches one HTTP answer with a cap on the body size, and aborts the request when the task is cancelled.
+// Fetches one HTTP answer with a cap on the body size, follows only the redirects RedirectPolicy
+// allows, and aborts the request when the task is cancelled.
 //
 // A completion-handler data task buffers the whole body before we can look at it, so a server
-// sending gigabytes would fill memory. Instead a session delegate sees the body chunk by chunk:
-// it refuses an answer whose Content-Length is over the cap at once, and counts the bytes of the
-// others (chunked bodies, or a server whose Content-Length lies), cancelling the transfer the
-// moment the cap is crossed. At most `maxBodyBytes` plus one network chunk is ever held.
+// sending gigabytes would fill memory. Instead a session delegate (TransferRouter) sees the body
+// chunk by chunk, as decoded: it refuses an answer whose Content-Length is over the cap at once,
+// and counts the bytes of the others (chunked bodies, a server whose Content-Length lies, a
+// compressed body that inflates), cancelling the transfer the moment the cap is crossed.
 //
 // The delegate must belong to the session: swift-corelibs-foundation does not call a per-task
 // delegate (`URLSessionTask.delegate`) of a data task, so the fetcher owns its own session.
 //
-// The caller is answered as soon as the outcome is known (cap crossed, task cancelled), not when
-// the session reports completion: on Linux a `cancel()` is only acted on once libcurl stops
-// delivering data, so a server streaming without end would otherwise hold the search forever.
-// Later callbacks for that task find no transfer and are dropped.
+// The caller is answered as soon as the outcome is known (cap crossed, task cancelled, redirect
+// refused), not when the session reports completion. `URLSessionTask.cancel()` itself waits for
+// the session's work queue on Linux (Foundation 6.3), which a transfer can keep busy for seconds,
+// so it is never called on the cooperative pool nor before the caller is answered: it runs on a
+// queue of the fetcher's own. Later callbacks for that task find no transfer and are dropped.
+import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -32,7 +34,14 @@ struct BodyTooLarge: Error, Sendable, Hashable {
   var limit: Int
 }
 
-/// Runs data tasks on a private session whose delegate enforces a body-size cap.
+/// A redirect the fetcher does not follow (see `RedirectPolicy`).
+struct RedirectRefused: Error, Sendable, Hashable {
+  /// Why, for people.
+  var reason: String
+}
+
+/// Runs data tasks on a private session whose delegate enforces a body-size cap and the redirect
+/// policy.
 final class BoundedFetcher: Sendable {
   private let session: URLSession
   private let router: TransferRouter
@@ -50,17 +59,19 @@ final class BoundedFetcher: Sendable {
 
   /// The answer to `request`.
   ///
-  /// - Throws: `BodyTooLarge` over the cap, at once; the session's `URLError` on failure;
-  ///   `CancellationError` when the task is cancelled, at once, the request being aborted in the
-  ///   background (or `URLError.cancelled`, should the session report the abort first).
+  /// - Throws: `BodyTooLarge` over the cap, at once; `RedirectRefused` for a redirect the policy
+  ///   refuses; the session's `URLError` on failure; `CancellationError` when the task is
+  ///   cancelled, at once, the request being aborted in the background (or `URLError.cancelled`,
+  ///   should the session report the abort first).
   func fetch(_ request: URLRequest) async throws -> FetchedAnswer {
     let task = session.dataTask(with: request)
     let id = task.taskIdentifier
+    let router = router
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        router.begin(id, continuation)
-        // Checked after `begin`: a cancellation from now on reaches `task.cancel()` in a running
-        // task; one that came before is caught here and the task never starts.
+        router.begin(id, url: request.url, continuation)
+        // Checked after `begin`: a cancellation from now on reaches the cancellation handler in a
+        // running task; one that came before is caught here and the task never starts.
         if Task.isCancelled {
           router.abandon(id)
         } else {
@@ -68,79 +79,8 @@ final class BoundedFetcher: Sendable {
         }
       }
     } onCancel: {
-      task.cancel()
       router.abandon(id)
-    }
-  }
-}
-
-/// The session delegate: routes each task's callbacks to its transfer, by task identifier.
-private final class TransferRouter: NSObject, URLSessionDataDelegate, Sendable {
-  private struct Transfer {
-    var continuation: CheckedContinuation<FetchedAnswer, any Error>
-    var status: Int?
-    var body = Data()
-  }
-
-  private let maxBodyBytes: Int
-  private let transfers = Mutex<[Int: Transfer]>([:])
-
-  init(maxBodyBytes: Int) {
-    self.maxBodyBytes = maxBodyBytes
-  }
-
-  func begin(_ id: Int, _ continuation: CheckedContinuation<FetchedAnswer, any Error>) {
-    transfers.withLock { $0[id] = Transfer(continuation: continuation) }
-  }
-
-  /// Ends a transfer with `CancellationError`, if it is still pending.
-  func abandon(_ id: Int) {
-    transfers.withLock { $0.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-  ) {
-    let id = dataTask.taskIdentifier
-    // -1 means unknown (chunked, or no Content-Length): counted as it arrives instead.
-    if response.expectedContentLength > Int64(maxBodyBytes) {
-      failTooLarge(dataTask)
-    } else {
-      transfers.withLock { $0[id]?.status = (response as? HTTPURLResponse)?.statusCode }
-    }
-    // Cancelling the task rather than answering `.cancel`: swift-corelibs-foundation never
-    // completes a task whose response was refused with `.cancel`.
-    completionHandler(.allow)
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let limit = maxBodyBytes
-    let crossedLimit = transfers.withLock { transfers -> Bool in
-      guard var transfer = transfers[dataTask.taskIdentifier] else { return false }
-      guard transfer.body.count + data.count <= limit else { return true }
-      transfer.body.append(data)
-      transfers[dataTask.taskIdentifier] = transfer
-      return false
-    }
-    if crossedLimit { failTooLarge(dataTask) }
-  }
-
-  /// Answers `BodyTooLarge` at once and aborts the transfer.
-  private func failTooLarge(_ task: URLSessionTask) {
-    let transfer = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-    transfer?.continuation.resume(throwing: BodyTooLarge(limit: maxBodyBytes))
-    task.cancel()
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-    if let error {
-      transfer.continuation.resume(throwing: error)
-    } else if let status = transfer.status {
-      transfer.continuation.resume(returning: FetchedAnswer(status: status, body: transfer.body))
-    } else {
-      transfer.continuation.resume(throwing: URLError(.badServerResponse))
+      TransferRouter.cancelInBackground(task)
     }
   }
 }

@@ -28,6 +28,8 @@ enum ITunesFailure {
       return error
     case let tooLarge as BodyTooLarge:
       return SearchError.decoding("body over \(describe(bytes: tooLarge.limit))")
+    case let refused as RedirectRefused:
+      return SearchError.redirect(refused.reason)
     case let urlError as URLError:
       return searchError(for: urlError)
     default:
@@ -45,6 +47,8 @@ enum ITunesFailure {
     case .cannotFindHost: return SearchError.offline("cannot find the host\(host)")
     case .dnsLookupFailed: return SearchError.offline("DNS lookup failed\(host)")
     case .networkConnectionLost: return SearchError.offline("the connection was lost\(host)")
+    // Foundation's own limit (20); RedirectPolicy stops sooner, so this is a safety net.
+    case .httpTooManyRedirects: return SearchError.redirect("too many redirects\(host)")
     // Anything else the transport reports (a reset, a malformed answer) also means no usable
     // connection to the service; the code is kept for people.
     default: return SearchError.offline("transfer failed (URLError \(error.code.rawValue))\(host)")

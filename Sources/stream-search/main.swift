@@ -15,7 +15,7 @@ let invocation: Invocation
 do {
   invocation = try CommandLineParser.parse(
     Array(CommandLine.arguments.dropFirst()), stdoutIsTerminal: isatty(STDOUT_FILENO) != 0,
-    stdinIsTerminal: isatty(STDIN_FILENO) != 0)
+    stdinIsTerminal: isatty(STDIN_FILENO) != 0, notUTF8: RawArguments.positionsNotUTF8())
 } catch {
   try? OutputWriter.standardError.write(error.text)
   exit(ExitStatus.usage.rawValue)

@@ -27,7 +27,8 @@ extension CatalogSource {
   ///   another shape, or holds an item that does not decode; its `message` is one line naming
   ///   the file.
   public static func load(contentsOf path: String) throws(CatalogFileError) -> [SearchItem] {
-    let data = try CatalogFileReader.read(path)
+    // Text that is not Unicode would cost its field silently (see JSONTextRepair).
+    let data = JSONTextRepair.repaired(try CatalogFileReader.read(path))
     let decoder = JSONDecoder()
     do {
       // The reader has checked the first byte: `[` is an array of items, `{` an object.

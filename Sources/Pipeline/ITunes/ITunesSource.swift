@@ -58,10 +58,12 @@ public final class ITunesSource: MultiCategorySearchSource {
 
   /// The items matching `request`: one request with the category's `media` and `entity`.
   ///
-  /// Status 200 is decoded (results without an identifier are skipped); 404 means no results;
-  /// 403 and 429 throw `rateLimited`; 5xx `server(code)`; any other status `badStatus(code)`.
-  /// A body that does not decode, or is over `maxBodyBytes`, throws `decoding`; a timeout
-  /// `timedOut`; a refused or lost connection `offline`.
+  /// Status 200 is decoded (results without an identifier are skipped; text that is not valid
+  /// UTF-8, or an unpaired surrogate escape, becomes U+FFFD); 404 means no results; 403 and 429
+  /// throw `rateLimited`; 5xx `server(code)`; any other status `badStatus(code)`. A body that
+  /// does not decode, or is over `maxBodyBytes` once decompressed, throws `decoding`; a timeout
+  /// `timedOut`; a refused or lost connection `offline`; a redirect to anything but http(s), from
+  /// https to http, in a loop or beyond five hops, `redirect`.
   ///
   /// - Returns: at most `request.limit` (clamped to 1…200) items, in the order of the answer.
   /// - Throws: `SearchError`, or `CancellationError` when the task is cancelled.
@@ -110,7 +112,7 @@ public final class ITunesSource: MultiCategorySearchSource {
     switch answer.status {
     case 200:
       do {
-        return try JSONDecoder().decode(ITunesResponse.self, from: answer.body).results
+        return try JSONDecoder().decode(ITunesResponse.self, from: JSONTextRepair.repaired(answer.body)).results
       } catch {
         throw SearchError.decoding(ITunesFailure.excerpt(of: answer.body))
       }

@@ -53,17 +53,22 @@ enum CommandLineParser {
   /// - Throws: ``UsageError`` with the problem and the usage line of the command.
   /// - Parameter stdinIsTerminal: Whether standard input is a terminal (`isatty(0)`), which makes
   ///   the interactive mode the default when no `--input` or `--replay` is given.
-  static func parse(_ arguments: [String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false)
-    throws(UsageError) -> Invocation
-  {
+  /// - Parameter notUTF8: The positions in `arguments` of those whose bytes were not UTF-8
+  ///   (``RawArguments``): an option's value among them is refused, since it was repaired on its
+  ///   way in and would name another file.
+  static func parse(
+    _ arguments: [String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false, notUTF8: Set<Int> = []
+  ) throws(UsageError) -> Invocation {
     let command: Command = arguments.first == "record" ? .record : .search
     let words = command == .record ? Array(arguments.dropFirst()) : arguments
+    let skipped = arguments.count - words.count
     for word in words.prefix(while: { $0 != "--" }) {
       if word == "--help" || word == "-h" { return .help(HelpText.render(command)) }
       if word == "--version" { return .version("\(toolName) \(version)\n") }
     }
     do throws(CommandLineError) {
-      let draft = try scan(words, options: command.groups.flatMap(\.options))
+      let draft = try scan(
+        words, options: command.groups.flatMap(\.options), notUTF8: Set(notUTF8.map { $0 - skipped }))
       switch command {
       case .record:
         return .record(RecordOptions(inputPath: draft.options.inputPath))
@@ -76,7 +81,7 @@ enum CommandLineParser {
   }
 
   /// Applies each option in `words` to a draft, in order, so the last of a repeated option wins.
-  private static func scan(_ words: [String], options specs: [OptionSpec])
+  private static func scan(_ words: [String], options specs: [OptionSpec], notUTF8: Set<Int>)
     throws(CommandLineError) -> OptionDraft
   {
     let specsByName = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,6 +89,7 @@ enum CommandLineParser {
     var index = words.startIndex
     while index < words.endIndex {
       let word = words[index]
+      let wordIsUTF8 = !notUTF8.contains(index)
       index += 1
       if word == "--" {
         // Nothing takes positional arguments, so anything after the terminator is unexpected.
@@ -106,13 +112,20 @@ enum CommandLineParser {
         set(&draft)
       case .value(_, let apply):
         let value: String
+        let valueIsUTF8: Bool
         if let inlineValue {
-          value = inlineValue
+          (value, valueIsUTF8) = (inlineValue, wordIsUTF8)
         } else if index < words.endIndex, !looksLikeOption(words[index]) {
-          value = words[index]
+          (value, valueIsUTF8) = (words[index], !notUTF8.contains(index))
           index += 1
         } else {
           throw .missingValue(option: name)
+        }
+        guard valueIsUTF8 else {
+          throw .invalidValue(
+            value, option: name,
+            reason: "it is not valid UTF-8, and every argument is read as UTF-8 (rename the file, or name it "
+              + "through a link whose name is)")
         }
         do {
           try apply(&draft, value)

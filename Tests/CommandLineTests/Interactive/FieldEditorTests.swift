@@ -62,4 +62,22 @@ import Testing
     #expect(handled == [false, false, true])
     #expect(edited.text == "x")
   }
+
+  @Test func aPasteLongerThanATermKeepsTheWholeCharactersThatFitAndSaysSo() {
+    // Three bytes each: 341 fit in 1,024 bytes, and the 342nd would be cut in half.
+    let pasted = field([.text("ab"), .home, .text(String(repeating: "日", count: 5_000))])
+    #expect(pasted.text == String(repeating: "日", count: 340) + "ab")
+    #expect(pasted.text.utf8.count == 1_022)
+    #expect(pasted.cursor == 340)
+    #expect(pasted.wasCut)
+    var edited = pasted
+    _ = edited.apply(.text("x"))
+    #expect(edited.text.utf8.count == 1_023)
+    #expect(!edited.wasCut)
+    _ = edited.apply(.text("é"))
+    #expect(edited.text.utf8.count == 1_023)
+    #expect(edited.wasCut)
+    _ = edited.apply(.backspace)
+    #expect(!edited.wasCut)
+  }
 }

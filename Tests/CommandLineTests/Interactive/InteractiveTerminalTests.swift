@@ -187,6 +187,30 @@ import Testing
     #expect(searches == ["tay", "taylor"])
   }
 
+  @Test func aPastedLongTermIsCutToTheLimitOfEveryInputAndItsRecordingReplaysTheSameSearch() async throws {
+    let recording = FileManager.default.temporaryDirectory.appendingPathComponent("interactive-\(UUID()).jsonl")
+    defer { try? FileManager.default.removeItem(at: recording) }
+    let process = try start(["--record", recording.path])
+    defer { process.close() }
+    await waitForScreen(process, "the empty field") { $0.line(0) == ">" && $0.isAlternateScreen }
+    // 5,000 characters of three bytes each: 341 fill 1,023 of the 1,024 bytes a term may hold.
+    process.type(String(repeating: "日本", count: 2_500))
+    let full = "  the field is full (1024 bytes) · \"日本日本"
+    await waitForScreen(process, "the full field's answer") { $0.line(1).hasPrefix(full) }
+    process.type([0x03])
+    #expect(await process.waitForExit() == ChildExit(status: 130, signaled: false))
+    let replay = try await Subprocess.run(
+      try toolBinary(), arguments: ["--replay", "--input", recording.path, "--catalog", Self.catalog])
+    #expect(replay.status == 0)
+    let events = replay.stdout.split(separator: "\n").compactMap { line in
+      try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+    }
+    #expect(events.filter { $0["type"] as? String == "input_error" }.isEmpty, "\(replay.stdout.prefix(600))")
+    let searched = events.filter { $0["type"] as? String == "search" }.compactMap { $0["term"] as? String }
+    #expect(searched.last == String(String(repeating: "日本", count: 171).prefix(341)))
+    #expect(searched.allSatisfy { $0.utf8.count <= 1_024 })
+  }
+
   @Test func withoutATerminalTheInteractiveModeIsAUsageError() async throws {
     let process = try start(["--interactive"], terminal: false)
     defer { process.close() }

@@ -43,8 +43,15 @@ struct InteractiveView {
     return (visible(String(text)), prompt.count + before)
   }
 
-  /// The status line's words.
+  /// The status line's words, led by a word that the field is full when typing did not fit.
   static func statusText(_ state: InteractiveState, budgetLeft: Int?) -> String {
+    let status = searchStatusText(state, budgetLeft: budgetLeft)
+    guard state.field.wasCut else { return status }
+    return "the field is full (\(FieldEditor.maximumBytes) bytes) · " + status
+  }
+
+  /// The status line's words about the search.
+  private static func searchStatusText(_ state: InteractiveState, budgetLeft: Int?) -> String {
     var parts: [String]
     switch state.status {
     case .idle:

@@ -10,7 +10,8 @@ import Streams
 /// Each change of the field's text is a keystroke of the pipeline's input, on the real clock, so
 /// debounce, distinct, cancel-previous and the cache work as in line mode; the screen is drawn
 /// from the pipeline's events. The terminal is restored on every way out: Enter, Esc, Ctrl-C,
-/// SIGINT, SIGTERM, SIGHUP, a failure, and standard output's reader going away.
+/// SIGINT, SIGTERM, SIGHUP, a failure, and standard output's reader going away; and for a stop
+/// (SIGTSTP or Ctrl-Z) until the process continues, when the screen comes back and is redrawn.
 struct InteractiveCommand {
   let setup: RunSetup
   /// Errors once the screen is gone; verbose diagnostics when it has a log file.
@@ -69,6 +70,8 @@ struct InteractiveCommand {
       switch signal {
       case .resized: controller.resize()
       case .hangUp: controller.end(.hungUp)
+      case .suspend: terminal.suspend()
+      case .continued: controller.resume()
       }
     }
     stop.whenRequested { [stop] in

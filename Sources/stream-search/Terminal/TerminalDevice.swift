@@ -15,19 +15,36 @@ struct TerminalUnavailable: Error, Equatable, Sendable {
 /// ``open(environment:)`` opens `/dev/tty`; ``enterFullScreen()`` switches it to raw mode (no
 /// echo, no line editing, no signals from Ctrl-C: they arrive as keys) and the alternate screen;
 /// ``restore()`` puts back the modes it found, shows the cursor and leaves the alternate screen.
-/// ``restore()`` is idempotent and safe from any thread, so every exit path can call it.
+/// ``suspend()`` and ``resume()`` do the same for a stop (SIGTSTP) and the continue after it, as
+/// less and vim do: the shell gets its terminal back while the tool is stopped, and the screen
+/// comes back, raw, when it continues. ``restore()`` is idempotent and safe from any thread, so
+/// every exit path can call it.
 final class TerminalDevice: Sendable {
+  /// Where the terminal is: as found, full screen, handed back during a stop, or put back for good.
+  private enum Mode {
+    case asFound
+    case fullScreen
+    case suspended
+    case restored
+  }
+
+  private struct State {
+    var mode = Mode.asFound
+    /// The modes to put back: those found at open, or at the latest continue.
+    var original: termios
+  }
+
   /// The descriptor of `/dev/tty`, open for reading and writing.
   let fileDescriptor: Int32
   private let writer: OutputWriter
-  private let original: termios
-  /// Whether the terminal is in full-screen mode now; also serialises writes.
-  private let isFullScreen = Mutex(false)
+  /// The mode and the modes to put back; also serialises writes, so that no frame lands on the
+  /// shell's screen after the terminal was handed back.
+  private let state: Mutex<State>
 
   private init(fileDescriptor: Int32, original: termios) {
     self.fileDescriptor = fileDescriptor
     writer = OutputWriter(fileDescriptor: fileDescriptor)
-    self.original = original
+    state = Mutex(State(original: original))
   }
 
   /// Opens the controlling terminal.
@@ -65,35 +82,72 @@ final class TerminalDevice: Sendable {
 
   /// Raw mode and the alternate screen.
   func enterFullScreen() {
-    isFullScreen.withLock { isFullScreen in
-      var raw = original
-      // No echo, no line editing, no signal keys, 8-bit bytes; read(2) returns each byte as it comes.
-      cfmakeraw(&raw)
-      _ = tcsetattr(fileDescriptor, TCSAFLUSH, &raw)
-      isFullScreen = true
-      writeAll(Array("\u{1B}[?1049h\u{1B}[H\u{1B}[2J".utf8))
+    state.withLock { state in
+      guard state.mode == .asFound else { return }
+      enter(&state)
     }
   }
 
-  /// Leaves full-screen mode: shows the cursor, leaves the alternate screen and restores the modes
-  /// found at open. Does nothing when not in full-screen mode.
+  /// Hands the terminal back for a stop: as ``restore()``, but ``resume()`` can come back.
+  func suspend() {
+    state.withLock { state in
+      guard state.mode == .fullScreen else { return }
+      leave(&state)
+      state.mode = .suspended
+    }
+  }
+
+  /// The process continued: raw mode and the alternate screen again, whatever the shell did with
+  /// the terminal meanwhile. The modes to put back are read anew after a ``suspend()`` (the shell
+  /// may have changed them); a continue without one (a SIGSTOP the tool never saw, after which
+  /// shells put their own modes back) sets raw mode again over the same ones. The screen is
+  /// cleared: the caller draws every row again.
+  func resume() {
+    state.withLock { state in
+      switch state.mode {
+      case .suspended:
+        var modes = termios()
+        if tcgetattr(fileDescriptor, &modes) == 0 { state.original = modes }
+        enter(&state)
+      case .fullScreen:
+        enter(&state)
+      case .asFound, .restored:
+        return
+      }
+    }
+  }
+
+  /// Leaves full-screen mode for good: shows the cursor, leaves the alternate screen and restores
+  /// the modes found at open. Does nothing when not in full-screen mode.
   func restore() {
-    isFullScreen.withLock { isFullScreen in
-      guard isFullScreen else { return }
-      isFullScreen = false
-      writeAll(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
-      var modes = original
-      _ = tcsetattr(fileDescriptor, TCSANOW, &modes)
+    state.withLock { state in
+      if state.mode == .fullScreen { leave(&state) }
+      if state.mode != .asFound { state.mode = .restored }
     }
   }
 
-  /// Writes `bytes` to the terminal while it is in full-screen mode; dropped after ``restore()``,
-  /// so a late redraw cannot land on the user's shell.
+  /// Writes `bytes` to the terminal while it is in full-screen mode; dropped otherwise, so a late
+  /// redraw cannot land on the user's shell.
   func draw(_ bytes: [UInt8]) {
     guard !bytes.isEmpty else { return }
-    isFullScreen.withLock { isFullScreen in
-      if isFullScreen { writeAll(bytes) }
+    state.withLock { state in
+      if state.mode == .fullScreen { writeAll(bytes) }
     }
+  }
+
+  private func enter(_ state: inout State) {
+    var raw = state.original
+    // No echo, no line editing, no signal keys, 8-bit bytes; read(2) returns each byte as it comes.
+    cfmakeraw(&raw)
+    _ = tcsetattr(fileDescriptor, TCSAFLUSH, &raw)
+    state.mode = .fullScreen
+    writeAll(Array("\u{1B}[?1049h\u{1B}[H\u{1B}[2J".utf8))
+  }
+
+  private func leave(_ state: inout State) {
+    writeAll(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+    var modes = state.original
+    _ = tcsetattr(fileDescriptor, TCSANOW, &modes)
   }
 
   /// Writes every byte; a failure means the terminal is gone, and the next read will say so.

@@ -211,6 +211,84 @@ import Testing
     #expect(searched.allSatisfy { $0.utf8.count <= 1_024 })
   }
 
+  /// Raw mode: no echo, no line editing, no signal keys.
+  private func isRaw(_ modes: termios) -> Bool {
+    modes.c_lflag & tcflag_t(ECHO | ICANON | ISIG) == 0
+  }
+
+  /// The tool as a job of a shell with job control, as people run it: stopped by SIGTSTP from
+  /// outside, then by Ctrl-Z, and brought back each time with `fg`.
+  @Test func aStopHandsTheTerminalBackAndFgBringsTheScreenBackRawAndRedrawn() async throws {
+    let shell = "/bin/bash"
+    guard FileManager.default.isExecutableFile(atPath: shell) else {
+      print("skipped: the job-control test needs \(shell)")
+      return
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("suspend-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // The job's script says its process id, then becomes the tool, keeping it.
+    let pidFile = directory.appendingPathComponent("pid")
+    let script = directory.appendingPathComponent("job")
+    try """
+    #!/bin/sh
+    echo $$ > '\(pidFile.path)'
+    exec '\(try toolBinary().path)' --catalog '\(Self.catalog)'
+
+    """.write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let process = try TerminalProcess(
+      URL(fileURLWithPath: shell), arguments: ["--norc", "--noprofile", "-i"],
+      environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8", "PS1": "$ ", "PATH": "/usr/bin:/bin"])
+    defer { process.close() }
+    func stops() -> Int {
+      String(decoding: process.snapshot.terminal, as: UTF8.self).components(separatedBy: "Stopped").count - 1
+    }
+
+    #expect(await process.wait { String(decoding: $0.terminal, as: UTF8.self).contains("$ ") } != nil)
+    process.type(script.path + "\r")
+    await waitForScreen(process, "the empty field") { $0.isAlternateScreen && $0.line(0) == ">" }
+    process.type("tay")
+    await waitForScreen(process, "the answer for \"tay\"") { $0.line(1).hasPrefix("  \"tay\": ") }
+    let pid = try #require(
+      pid_t(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+
+    kill(pid, SIGTSTP)
+    let handedBack = await process.wait {
+      let screen = VirtualScreen($0.terminal)
+      return !screen.isAlternateScreen && screen.isCursorVisible
+        && String(decoding: $0.terminal, as: UTF8.self).contains("Stopped")
+    }
+    #expect(handedBack != nil, "the stop leaves the alternate screen and shows the cursor")
+    process.type("fg\r")
+    await waitForScreen(process, "the screen redrawn after fg") {
+      $0.isAlternateScreen && $0.line(0) == "> tay" && $0.line(1).hasPrefix("  \"tay\": ")
+    }
+    #expect(isRaw(process.modes), "raw mode again after fg")
+    // Keys are read one by one again: no line editing holds them until Enter.
+    process.type("lor")
+    await waitForScreen(process, "the answer for \"taylor\"") { $0.line(1).hasPrefix("  \"taylor\": ") }
+
+    let stopsBefore = stops()
+    process.type([0x1A])  // Ctrl-Z
+    let suspendedByKey = await process.wait {
+      !VirtualScreen($0.terminal).isAlternateScreen
+        && String(decoding: $0.terminal, as: UTF8.self).components(separatedBy: "Stopped").count - 1 > stopsBefore
+    }
+    #expect(suspendedByKey != nil, "Ctrl-Z stops the job with the terminal handed back")
+    process.type("fg\r")
+    await waitForScreen(process, "the screen redrawn after the second fg") {
+      $0.isAlternateScreen && $0.line(0) == "> taylor" && $0.line(3) == "> Shake It Off — Taylor Swift · 2014"
+    }
+    #expect(isRaw(process.modes), "raw mode again after the second fg")
+    process.type("\r")
+    let printed = await process.wait { String(decoding: $0.standardOutput, as: UTF8.self).contains("Shake It Off") }
+    #expect(printed != nil, "Enter still prints the selection")
+    process.type("exit\r")
+    #expect(await process.waitForExit() == ChildExit(status: 0, signaled: false))
+    #expect(!VirtualScreen(process.snapshot.terminal).isAlternateScreen)
+  }
+
   @Test func withoutATerminalTheInteractiveModeIsAUsageError() async throws {
     let process = try start(["--interactive"], terminal: false)
     defer { process.close() }

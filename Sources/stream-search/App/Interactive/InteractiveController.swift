@@ -1,6 +1,7 @@
 // The live side of the interactive screen: takes keys from the key reader and events from the
 // pipeline, updates the state under one lock, and draws the difference. Each change of the
 // field's text becomes the next keystroke of the pipeline's input (and of the recording).
+import Foundation
 import Pipeline
 import Streams
 import Synchronization
@@ -75,6 +76,13 @@ final class InteractiveController: Sendable {
     }
   }
 
+  /// The process continued after a stop: take the terminal again and draw every row, at the
+  /// terminal's size now.
+  func resume() {
+    terminal.resume()
+    resize()
+  }
+
   /// One request reached the source (the pipeline's `fetching` diagnostic).
   func noteRequest() {
     state.withLock { state in
@@ -113,11 +121,17 @@ final class InteractiveController: Sendable {
   }
 
   private func handle(_ keys: [Key]) {
+    var suspend = false
     let ending = state.withLock { state -> InteractiveEnding? in
       guard !state.ended else { return nil }
       let before = state.screen.field.text
       var ending: InteractiveEnding?
       for key in keys {
+        // Raw mode turns the terminal's own Ctrl-Z off: sent as the terminal would, once unlocked.
+        if key == .control("z") {
+          suspend = true
+          continue
+        }
         ending = apply(key, to: &state)
         if ending != nil { break }
       }
@@ -129,7 +143,12 @@ final class InteractiveController: Sendable {
       if ending == nil { draw(&state) }
       return ending
     }
-    if let ending { end(ending) }
+    if let ending {
+      end(ending)
+    } else if suspend {
+      // The whole process group, as the terminal's Ctrl-Z: a `| jq` after the tool stops too.
+      kill(0, SIGTSTP)
+    }
   }
 
   /// What `key` does; an ending for the keys that end the session.

@@ -2,6 +2,7 @@
 // for the selection: raw mode and the alternate screen on the way in, and everything put back
 // on the way out, whatever the way out is.
 import Foundation
+import Streams
 import Synchronization
 
 /// Why the interactive screen cannot start.
@@ -19,6 +20,12 @@ struct TerminalUnavailable: Error, Equatable, Sendable {
 /// less and vim do: the shell gets its terminal back while the tool is stopped, and the screen
 /// comes back, raw, when it continues. ``restore()`` is idempotent and safe from any thread, so
 /// every exit path can call it.
+///
+/// The lock only decides: each call changes the mode and queues its writes and mode changes, in
+/// the order decided, and they are made with the lock released by whichever thread finds nobody
+/// making them. So a frame queued before ``restore()`` is written before the terminal is put
+/// back, one queued after is dropped, and ``enterFullScreen()``, ``suspend()``, ``resume()`` and
+/// ``restore()`` return only once their own changes are made (a stop must not come before them).
 final class TerminalDevice: Sendable {
   /// Where the terminal is: as found, full screen, handed back during a stop, or put back for good.
   private enum Mode {
@@ -28,17 +35,26 @@ final class TerminalDevice: Sendable {
     case restored
   }
 
+  /// A change to the terminal, made in order with the lock released.
+  private enum Change {
+    case write([UInt8])
+    /// tcsetattr(3) with these modes, `TCSAFLUSH` (entering: typed-ahead bytes of the shell are
+    /// not keys) or `TCSANOW`.
+    case setModes(termios, flush: Bool)
+    /// Wakes the caller that waits for the changes queued before it.
+    case done(DispatchSemaphore)
+  }
+
   private struct State {
     var mode = Mode.asFound
     /// The modes to put back: those found at open, or at the latest continue.
     var original: termios
+    var changes = DeliveryQueue<Change>()
   }
 
   /// The descriptor of `/dev/tty`, open for reading and writing.
   let fileDescriptor: Int32
   private let writer: OutputWriter
-  /// The mode and the modes to put back; also serialises writes, so that no frame lands on the
-  /// shell's screen after the terminal was handed back.
   private let state: Mutex<State>
 
   private init(fileDescriptor: Int32, original: termios) {
@@ -82,18 +98,18 @@ final class TerminalDevice: Sendable {
 
   /// Raw mode and the alternate screen.
   func enterFullScreen() {
-    state.withLock { state in
-      guard state.mode == .asFound else { return }
-      enter(&state)
+    make(waiting: true) { state in
+      guard state.mode == .asFound else { return [] }
+      return enter(&state)
     }
   }
 
   /// Hands the terminal back for a stop: as ``restore()``, but ``resume()`` can come back.
   func suspend() {
-    state.withLock { state in
-      guard state.mode == .fullScreen else { return }
-      leave(&state)
+    make(waiting: true) { state in
+      guard state.mode == .fullScreen else { return [] }
       state.mode = .suspended
+      return leave(state)
     }
   }
 
@@ -103,16 +119,18 @@ final class TerminalDevice: Sendable {
   /// shells put their own modes back) sets raw mode again over the same ones. The screen is
   /// cleared: the caller draws every row again.
   func resume() {
-    state.withLock { state in
+    // Read before the lock: tcgetattr is a call on the terminal like any other.
+    var modes = termios()
+    let current = tcgetattr(fileDescriptor, &modes) == 0 ? modes : nil
+    make(waiting: true) { state in
       switch state.mode {
       case .suspended:
-        var modes = termios()
-        if tcgetattr(fileDescriptor, &modes) == 0 { state.original = modes }
-        enter(&state)
+        if let current { state.original = current }
+        return enter(&state)
       case .fullScreen:
-        enter(&state)
+        return enter(&state)
       case .asFound, .restored:
-        return
+        return []
       }
     }
   }
@@ -120,9 +138,10 @@ final class TerminalDevice: Sendable {
   /// Leaves full-screen mode for good: shows the cursor, leaves the alternate screen and restores
   /// the modes found at open. Does nothing when not in full-screen mode.
   func restore() {
-    state.withLock { state in
-      if state.mode == .fullScreen { leave(&state) }
+    make(waiting: true) { state in
+      let changes = state.mode == .fullScreen ? leave(state) : []
       if state.mode != .asFound { state.mode = .restored }
+      return changes
     }
   }
 
@@ -130,29 +149,51 @@ final class TerminalDevice: Sendable {
   /// redraw cannot land on the user's shell.
   func draw(_ bytes: [UInt8]) {
     guard !bytes.isEmpty else { return }
-    state.withLock { state in
-      if state.mode == .fullScreen { writeAll(bytes) }
-    }
+    make(waiting: false) { state in state.mode == .fullScreen ? [.write(bytes)] : [] }
   }
 
-  private func enter(_ state: inout State) {
+  private func enter(_ state: inout State) -> [Change] {
     var raw = state.original
     // No echo, no line editing, no signal keys, 8-bit bytes; read(2) returns each byte as it comes.
     cfmakeraw(&raw)
-    _ = tcsetattr(fileDescriptor, TCSAFLUSH, &raw)
     state.mode = .fullScreen
-    writeAll(Array("\u{1B}[?1049h\u{1B}[H\u{1B}[2J".utf8))
+    return [.setModes(raw, flush: true), .write(Array("\u{1B}[?1049h\u{1B}[H\u{1B}[2J".utf8))]
   }
 
-  private func leave(_ state: inout State) {
-    writeAll(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
-    var modes = state.original
-    _ = tcsetattr(fileDescriptor, TCSANOW, &modes)
+  private func leave(_ state: State) -> [Change] {
+    [.write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)), .setModes(state.original, flush: false)]
   }
 
-  /// Writes every byte; a failure means the terminal is gone, and the next read will say so.
-  private func writeAll(_ bytes: [UInt8]) {
-    try? writer.write(bytes)
+  /// Decides under the lock what `decide` returns, queues it, and makes every queued change in
+  /// order with the lock released unless another thread is making them; with `waiting`, returns
+  /// once this call's changes are made.
+  private func make(waiting: Bool, _ decide: (inout State) -> [Change]) {
+    let done = waiting ? DispatchSemaphore(value: 0) : nil
+    var next = state.withLock { state -> Change? in
+      var changes = decide(&state)
+      if let done { changes.append(.done(done)) }
+      guard let first = changes.first else { return nil }
+      let now = state.changes.offer(first)
+      for change in changes.dropFirst() { state.changes.enqueue(change) }
+      return now
+    }
+    while let change = next {
+      makeChange(change)
+      next = state.withLock { $0.changes.next() }
+    }
+    done?.wait()
+  }
+
+  private func makeChange(_ change: Change) {
+    switch change {
+    case .write(let bytes):
+      // A failure means the terminal is gone, and the next read will say so.
+      try? writer.write(bytes)
+    case .setModes(var modes, let flush):
+      _ = tcsetattr(fileDescriptor, flush ? TCSAFLUSH : TCSANOW, &modes)
+    case .done(let semaphore):
+      semaphore.signal()
+    }
   }
 
   deinit {

@@ -289,6 +289,17 @@ import Testing
     #expect(!VirtualScreen(process.snapshot.terminal).isAlternateScreen)
   }
 
+  @Test func aRecordingThatCannotBeWrittenEndsTheScreenWithStatus74() async throws {
+    let process = try start(["--record", "/dev/full"])
+    defer { process.close() }
+    await waitForScreen(process, "the empty field") { $0.line(0) == ">" && $0.isAlternateScreen }
+    process.type("t")
+    #expect(await process.waitForExit() == ChildExit(status: 74, signaled: false))
+    #expect(process.snapshot.standardOutput.isEmpty)
+    expectRestored(process)
+    #expect(String(decoding: process.snapshot.terminal, as: UTF8.self).contains("cannot write the recording"))
+  }
+
   @Test func withoutATerminalTheInteractiveModeIsAUsageError() async throws {
     let process = try start(["--interactive"], terminal: false)
     defer { process.close() }

@@ -24,10 +24,21 @@ enum InteractiveEnding: Equatable, Sendable {
 
 /// Connects keys, the pipeline and the screen.
 ///
-/// Calls may come from any thread (the key reader, the pipeline's sink, signal handlers); each
-/// takes the lock, changes the state, and draws before releasing it, so frames never interleave.
-/// After the first ending, nothing more is drawn or sent.
+/// Calls may come from any thread (the key reader, the pipeline's sink, signal handlers). Each
+/// takes the lock only to change the state and decide what follows: the frame's bytes, the
+/// keystroke for the pipeline, the recording's line. Those are queued under the lock, in the
+/// order decided, and carried out with it released by whichever thread finds nobody carrying
+/// them out, so frames never interleave or overtake each other, and no write, yield or wait
+/// happens under the lock. After the first ending, nothing more is drawn or sent.
 final class InteractiveController: Sendable {
+  /// What a decision leads to, carried out in order with the lock released.
+  private enum Effect {
+    /// Bytes of a frame for the terminal.
+    case draw([UInt8])
+    /// The field's new text, as the next line of the pipeline's input and of the recording.
+    case send(Keystroke, line: Int)
+  }
+
   private struct State {
     var screen = InteractiveState()
     var renderer: ScreenRenderer
@@ -35,6 +46,8 @@ final class InteractiveController: Sendable {
     var ended = false
     /// Keystrokes sent so far: each is the next line of the pipeline's input.
     var keystrokesSent = 0
+    /// Effects decided and not yet carried out.
+    var effects = DeliveryQueue<Effect>()
   }
 
   private let state: Mutex<State>
@@ -65,14 +78,17 @@ final class InteractiveController: Sendable {
 
   /// Draws the current state (the first frame, or after a change from outside).
   func redraw() {
-    state.withLock { draw(&$0) }
+    let now = clock.now
+    decide { state in draw(&state, now: now) }
   }
 
   /// The window changed size: redraw everything at the new size.
   func resize() {
-    state.withLock { state in
-      state.renderer.resize(to: terminal.size)
-      draw(&state)
+    let size = terminal.size
+    let now = clock.now
+    decide { state in
+      state.renderer.resize(to: size)
+      draw(&state, now: now)
     }
   }
 
@@ -85,18 +101,20 @@ final class InteractiveController: Sendable {
 
   /// One request reached the source (the pipeline's `fetching` diagnostic).
   func noteRequest() {
+    let now = clock.now
     state.withLock { state in
       state.screen.requests += 1
-      if rateLimit != nil { state.requestTimes.append(clock.now) }
+      if rateLimit != nil { state.requestTimes.append(now) }
     }
   }
 
   /// Takes one pipeline event and draws its effect.
   func show(_ event: SearchEvent) {
-    state.withLock { state in
+    let now = clock.now
+    decide { state in
       guard !state.ended else { return }
       state.screen.apply(event)
-      draw(&state)
+      draw(&state, now: now)
     }
   }
 
@@ -121,11 +139,12 @@ final class InteractiveController: Sendable {
   }
 
   private func handle(_ keys: [Key]) {
+    let now = clock.now
     var suspend = false
-    let ending = state.withLock { state -> InteractiveEnding? in
-      guard !state.ended else { return nil }
+    var ending: InteractiveEnding?
+    decide { state in
+      guard !state.ended else { return }
       let before = state.screen.field.text
-      var ending: InteractiveEnding?
       for key in keys {
         // Raw mode turns the terminal's own Ctrl-Z off: sent as the terminal would, once unlocked.
         if key == .control("z") {
@@ -136,18 +155,46 @@ final class InteractiveController: Sendable {
         if ending != nil { break }
       }
       let text = state.screen.field.text
-      if text != before, ending == nil {
+      guard ending == nil else { return }
+      if text != before {
         state.keystrokesSent += 1
-        if let failure = send(text, line: state.keystrokesSent) { ending = .recordingFailed(failure) }
+        let keystroke = Keystroke(term: text, atMilliseconds: start.duration(to: now).wholeMilliseconds)
+        state.effects.enqueue(.send(keystroke, line: state.keystrokesSent))
       }
-      if ending == nil { draw(&state) }
-      return ending
+      draw(&state, now: now)
     }
     if let ending {
       end(ending)
     } else if suspend {
       // The whole process group, as the terminal's Ctrl-Z: a `| jq` after the tool stops too.
       kill(0, SIGTSTP)
+    }
+  }
+
+  /// Changes the state with `change`, which queues what follows, then carries out every queued
+  /// effect in order with the lock released, unless another thread is already doing so.
+  private func decide(_ change: (inout State) -> Void) {
+    var next = state.withLock { state -> Effect? in
+      guard state.effects.claim() else {
+        change(&state)
+        return nil
+      }
+      change(&state)
+      return state.effects.next()
+    }
+    while let effect = next {
+      carryOut(effect)
+      next = state.withLock { $0.effects.next() }
+    }
+  }
+
+  private func carryOut(_ effect: Effect) {
+    switch effect {
+    case .draw(let bytes):
+      terminal.draw(bytes)
+    case .send(let keystroke, let line):
+      keystrokes.yield(.keystroke(Keystroke(term: keystroke.term), line: line))
+      if let failure = record(keystroke) { end(.recordingFailed(failure)) }
     }
   }
 
@@ -171,16 +218,11 @@ final class InteractiveController: Sendable {
     return nil
   }
 
-  /// Sends the field's new text as the next keystroke, and records it; the reason when the
-  /// recording cannot be written.
-  private func send(_ text: String, line: Int) -> String? {
-    // Handed to the pipeline's task (an AsyncStream, not pushed): this runs under the state's
-    // lock, which the pipeline's events take to draw.
-    keystrokes.yield(.keystroke(Keystroke(term: text), line: line))
+  /// Writes `keystroke` to the recording, if there is one; the reason when it cannot be written.
+  private func record(_ keystroke: Keystroke) -> String? {
     guard let recording else { return nil }
-    let line = Keystroke(term: text, atMilliseconds: start.duration(to: clock.now).wholeMilliseconds).recordingLine
     do throws(OutputError) {
-      try recording.write(line)
+      try recording.write(keystroke.recordingLine)
       return nil
     } catch .stopped {
       // A signal ends the session; the keystroke that could not be written is not a failure.
@@ -190,17 +232,19 @@ final class InteractiveController: Sendable {
     }
   }
 
-  private func draw(_ state: inout State) {
+  /// Queues the frame for the state as it is now.
+  private func draw(_ state: inout State, now: ContinuousClock.Instant) {
     guard !state.ended else { return }
-    let frame = InteractiveView.frame(state.screen, size: state.renderer.size, budgetLeft: budgetLeft(&state))
-    terminal.draw(state.renderer.render(frame))
+    let budget = budgetLeft(&state, now: now)
+    let frame = InteractiveView.frame(state.screen, size: state.renderer.size, budgetLeft: budget)
+    let bytes = state.renderer.render(frame)
+    if !bytes.isEmpty { state.effects.enqueue(.draw(bytes)) }
   }
 
-  /// The requests the rate limit still allows in the sliding window ending now, as RateLimiter
+  /// The requests the rate limit still allows in the sliding window ending `now`, as RateLimiter
   /// counts them: a permit granted at `t` is in use until `t + window`.
-  private func budgetLeft(_ state: inout State) -> Int? {
+  private func budgetLeft(_ state: inout State, now: ContinuousClock.Instant) -> Int? {
     guard let rateLimit else { return nil }
-    let now = clock.now
     state.requestTimes.removeAll { $0.advanced(by: rateLimit.window) <= now }
     return max(0, rateLimit.permits - state.requestTimes.count)
   }

@@ -38,9 +38,7 @@ import Synchronization
 /// - **Bounded LRU.** At most `capacity` entries are stored; a hit makes its entry the most
 ///   recently used; storing into a full cache evicts the least recently used entry. O(1) each.
 /// - **Time to live.** An entry stored at instant `t` (when its load finished, on `clock`) is a
-///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. A load that got
-///   its value from a slower tier that kept it (``datedValue(for:load:)``) names the instant the
-///   value was first obtained instead, so keeping it elsewhere never makes it live longer. An expired entry
+///   hit strictly before `t + timeToLive` and a miss from `t + timeToLive` on. An expired entry
 ///   stays (counting towards `capacity`) until a successful load replaces it or it is evicted,
 ///   so ``staleValue(for:)`` can offer it when the reload fails.
 /// - **Coalescing.** A miss keeps its load, an unstructured task, in the cache while it runs, so
@@ -57,16 +55,6 @@ import Synchronization
 ///   should one still arrive, is not stored, and the next call for the key loads again.
 /// - A call from an already cancelled task is still answered on a hit, and throws
 ///   `CancellationError` without starting or joining a load on a miss.
-///
-/// ## Delivered answers
-/// ``request(_:load:answer:)`` is ``datedValue(for:load:)`` with the answer handed to a callback
-/// instead of awaited: a search asking for three categories starts three requests and waits
-/// once, with no task per key. Its ``CacheRequest`` cancels like a cancelled waiter.
-///
-/// ## Immediate answers
-/// ``immediateValue(for:load:)`` answers without suspending when it can: a hit, or a load that
-/// can run at once on the calling thread (an in-memory source). A load run that way is in
-/// flight like any other while it runs, so callers arriving meanwhile join it.
 ///
 /// ## Performance
 /// One lock, not an actor: a hit costs a lock and a hash lookup and no executor hop, so a

@@ -69,7 +69,8 @@ public final class RateLimiter<C: Clock>: RatePermits, Sendable where C.Duration
 
   /// Waits until a permit is free and this caller's turn has come, then takes the permit.
   ///
-  /// - Returns: when the caller holds a permit; at once if one is free and nobody waits.
+  /// Returns when the caller holds a permit; at once if one is free and nobody waits.
+  ///
   /// - Throws: `CancellationError` when the task is cancelled before or while waiting; the
   ///   caller then holds no permit and its place in line goes to those behind it.
   public func acquire() async throws {

@@ -1,7 +1,7 @@
 // How often and how patiently withRetry tries again: a number of attempts and an exponential
 // backoff between them, computed without ever trapping on extreme settings.
 
-/// The attempts and waits of ``withRetry(_:clock:shouldRetry:operation:)``: at most
+/// The attempts and waits of ``withRetry(_:clock:until:isolation:shouldRetry:operation:)``: at most
 /// `maxAttempts` calls, waiting `initialBackoff` after the first failure, then `multiplier` times
 /// longer after each further one, never longer than `maxBackoff`.
 ///

@@ -87,6 +87,7 @@ public final class VirtualTimeRunner: Sendable {
   /// Creates a runner whose clock starts at `now`.
   ///
   /// - Parameters:
+  ///   - now: the instant the clock starts at (its zero by default).
   ///   - horizon: the virtual time one ``finish(_:)`` or ``run(_:)`` may cover; nil for none.
   ///   - watchdog: the real time one driving call may take; nil for none.
   ///   - mainActorOrdering: when main-actor jobs are ordered with the runner's.

@@ -19,7 +19,8 @@ where Base.Element: Sendable {
   AsyncMergeSequence(bases: bases)
 }
 
-/// Merges the given sequences; see ``merge(_:)-(Array<Base>)``.
+/// Merges the given sequences, as the form that takes an array does; ``AsyncMergeSequence``
+/// states what happens on element, finish, failure and cancellation.
 @inlinable public func merge<Base: AsyncSequence & Sendable>(_ bases: Base...) -> AsyncMergeSequence<Base>
 where Base.Element: Sendable {
   AsyncMergeSequence(bases: bases)

@@ -83,7 +83,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 ///   returned.
 /// - **Failure**: a failure of the base cancels the running child and is thrown to the
 ///   consumer. Children cannot fail: a child turns its failures into outputs (see
-///   ``AsyncSequence/mapLatest(catching:)``), so one failing search never ends the stream.
+///   ``_Concurrency/AsyncSequence/mapLatest(catching:)``), so one failing search never ends the stream.
 /// - **Cancellation**: when the consuming task is cancelled or drops the iterator, the base's
 ///   iteration and the running child are cancelled and nothing more is yielded.
 ///

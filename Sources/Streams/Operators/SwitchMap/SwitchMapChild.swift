@@ -1,7 +1,7 @@
 // How a switchMap child goes on after its synchronous start: done, in a task, or waiting for
 // callbacks of its own.
 
-/// How a switchMap child goes on after its synchronous start (``AsyncSequence/switchMap(starting:)``).
+/// How a switchMap child goes on after its synchronous start (``_Concurrency/AsyncSequence/switchMap(starting:)``).
 public struct SwitchMapChild: Sendable {
   @usableFromInline enum Kind: Sendable {
     case finished

@@ -10,7 +10,7 @@ extension ManualClock {
   /// Useful when the code under test runs on ordinary tasks and sleeps on this clock: nothing
   /// but the test moves a bare `ManualClock`, so `await task.value` on a task still asleep waits
   /// for ever, with no word. This wait fails instead, naming what still waits on the clock.
-  /// (A ``Streams/VirtualTimeRunner`` needs none of this: its `finish(_:)` moves time itself and
+  /// (A `VirtualTimeRunner` needs none of this: its `finish(_:)` moves time itself and
   /// every one of its driving calls is bounded by its watchdog.)
   ///
   /// ```swift

@@ -7,7 +7,7 @@ import Synchronization
 extension ManualClock {
   /// Suspends until at least `count` sleepers wait on this clock: tasks asleep on it and calls
   /// scheduled on it (an operator's timer, a `withTimeout` limit), as
-  /// ``Streams/ManualClock/sleeperCount`` counts them.
+  /// `sleeperCount` counts them.
   ///
   /// Useful when the code under test runs on ordinary tasks rather than a
   /// `VirtualTimeRunner`: a task's sleep (or a debounce's timer) registers only when the task

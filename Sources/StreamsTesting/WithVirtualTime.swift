@@ -3,9 +3,9 @@
 import Streams
 import Testing
 
-/// Runs `body` with a fresh ``Streams/VirtualTimeRunner`` that orders main-actor jobs from the
+/// Runs `body` with a fresh `VirtualTimeRunner` that orders main-actor jobs from the
 /// start (`mainActorOrdering: .always`), then records a test issue if a
-/// driving call stopped early (``Streams/VirtualTimeRunner/interruption``).
+/// driving call stopped early (the runner's `interruption`).
 ///
 /// Useful as the frame of a virtual-time test: `advance(to:)` and `runUntilIdle()` do not
 /// throw, so without it a bound they reach (the watchdog, outside work that never ends) would
@@ -30,6 +30,9 @@ import Testing
 /// - Parameters:
 ///   - horizon: the runner's virtual-time horizon per `finish`/`run` (1 hour by default).
 ///   - watchdog: the real time each driving call may take (60 s by default): the test's bound.
+///   - sourceLocation: where a test issue is recorded when a driving call stopped early: the
+///     caller's line by default.
+///   - body: the test, handed the runner; what it returns or throws, this returns or throws.
 public func withVirtualTime<Result>(
   horizon: Duration? = .seconds(3_600), watchdog: Duration? = .seconds(60),
   sourceLocation: SourceLocation = #_sourceLocation,

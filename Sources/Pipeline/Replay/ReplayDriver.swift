@@ -3,7 +3,7 @@
 // every run and every machine.
 import Streams
 
-/// Replays a recording through a ``SearchPipeline`` on a ``VirtualTimeRunner``.
+/// Replays a recording through a ``SearchPipeline`` on a `VirtualTimeRunner`.
 ///
 /// The driver reads the recording on the calling thread, one line at a time (memory does not
 /// grow with the recording), and for each keystroke moves virtual time to its `at_ms`, then
@@ -35,7 +35,7 @@ public struct ReplayDriver: Sendable {
   ///
   /// - Returns: the run's summary.
   /// - Throws: what `nextLine` throws (the run is cancelled first, so open searches are
-  ///   reported cancelled for `shutdown`), or ``VirtualTimeStall`` if the pipeline could never
+  ///   reported cancelled for `shutdown`), or `VirtualTimeStall` if the pipeline could never
   ///   finish (a bug).
   @discardableResult
   public func run(

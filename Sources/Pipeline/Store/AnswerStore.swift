@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// - Reads are synchronous on the caller's task and take tens of microseconds (WAL mode: never
 ///   blocked by another process's writes).
-/// - Writes are handed to a writer thread (``StoreWriter``) and committed in short batches;
+/// - Writes are handed to a writer thread (a `StoreWriter`) and committed in short batches;
 ///   eviction (least recently used, over ``capacity`` answers or ``maxBytes``) runs there too.
 /// - Failure: a file that cannot be used (not a database, damaged, foreign, newer, read-only),
 ///   a full disk or a directory that cannot be created turns the store off: `report` gets one
@@ -58,6 +58,7 @@ public final class AnswerStore: Sendable {
   /// used is returned off, after `report` was told why in one line.
   ///
   /// - Parameters:
+  ///   - directory: the folder that holds `cache.sqlite`; created when missing.
   ///   - capacity: most answers kept (`--cache-size`); by default the memory cache's default.
   ///   - maxBytes: most bytes of encoded answers kept.
   ///   - wallClock: stamps answers and requests.

@@ -281,4 +281,44 @@ import Testing
     #expect(shown.values == ["tay", "end"])
     subscription.cancel()
   }
+
+  /// The landing page of Streams' documentation (Streams.docc/Streams.md): a search field in one example.
+  @Test func streamsLandingPageExample() throws {
+    let runner = VirtualTimeRunner()
+    let clock = runner.clock                        // ContinuousClock() in production
+    let (keystrokes, typing) = AsyncStream.makeStream(of: String.self)
+    let shown = Recorder<String>()                  // StreamsTesting
+
+    @Sendable func search(_ term: String) async -> String? {
+      guard (try? await clock.sleep(for: .milliseconds(400))) != nil else { return nil }  // cancelled
+      return "results for \(term)"
+    }
+
+    let screen = runner.start {
+      let events = keystrokes
+        .debounce(for: .milliseconds(300), clock: clock)
+        .removeDuplicates()
+        .switchMap { (term: String, emit: SwitchMapEmitter<String>) in
+          if let answer = await search(term) { emit(answer) }
+        }
+      for try await event in events {
+        switch event {
+        case .started(let term): shown.append("\(clock.now): searching \(term)")
+        case .output(let answer): shown.append("\(clock.now): \(answer)")
+        case .cancelled(let term, by: let newer): shown.append("\(clock.now): \(term) cancelled by \(newer)")
+        }
+      }
+    }
+    typing.yield("t")
+    runner.advance(to: .milliseconds(100)); typing.yield("ta")
+    runner.advance(to: .milliseconds(200)); typing.yield("tay")     // settles at 500 ms
+    runner.advance(to: .milliseconds(550)); typing.yield("taylor")  // settles at 850 ms
+    runner.advance(to: .milliseconds(1_300))
+    typing.finish()
+    try runner.finish(screen)
+    // shown.values == ["500 ms: searching tay", "850 ms: tay cancelled by taylor",
+    //                  "850 ms: searching taylor", "1,250 ms: results for taylor"]
+    #expect(shown.values == ["500 ms: searching tay", "850 ms: tay cancelled by taylor",
+                             "850 ms: searching taylor", "1,250 ms: results for taylor"])
+  }
 }

@@ -7,13 +7,13 @@ import Foundation
 /// copied into a test folder.
 public enum DocExamples {
   /// The examples of `documents` (Markdown files, or Swift files and folders of them, relative
-  /// to the package root) that no Swift file in `testFolder` contains, as "path#n"; and how many
-  /// examples were looked at.
+  /// to the package root; a folder's Markdown files too, so a DocC catalog in it counts) that no
+  /// Swift file in `testFolder` contains, as "path#n"; and how many examples were looked at.
   public static func uncopied(
     in documents: [String], copiesIn testFolder: String, filePath: String = #filePath
   ) throws -> (checked: Int, missing: [String]) {
     guard let root = SharedFixtures.packageRoot(filePath: filePath) else { return (0, ["no Package.swift"]) }
-    let copies = try swiftFiles(under: root.appendingPathComponent(testFolder)).map { url in
+    let copies = try files(under: root.appendingPathComponent(testFolder), extensions: ["swift"]).map { url in
       try String(contentsOf: url, encoding: .utf8)
     }
     let copied = normalised(copies.joined(separator: "\n"))
@@ -21,7 +21,7 @@ public enum DocExamples {
     var missing: [String] = []
     for document in documents {
       let url = root.appendingPathComponent(document)
-      let files = document.hasSuffix(".md") ? [url] : try swiftFiles(under: url)
+      let files = document.hasSuffix(".md") ? [url] : try files(under: url, extensions: ["swift", "md"])
       for file in files {
         let text = try String(contentsOf: file, encoding: .utf8)
         let name = file.path.dropFirst(root.path.count + 1)
@@ -64,13 +64,13 @@ public enum DocExamples {
     }.filter { !$0.isEmpty && !$0.hasPrefix("#expect(") }.joined(separator: "\n")
   }
 
-  /// The Swift files under `folder` (or `folder` itself when it is one), sorted.
-  private static func swiftFiles(under folder: URL) throws -> [URL] {
-    if folder.pathExtension == "swift" { return [folder] }
+  /// The files under `folder` with one of `extensions` (or `folder` itself when it is one), sorted.
+  private static func files(under folder: URL, extensions: Set<String>) throws -> [URL] {
+    if extensions.contains(folder.pathExtension) { return [folder] }
     var files: [URL] = []
     let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
     while let url = walker?.nextObject() as? URL {
-      if url.pathExtension == "swift" { files.append(url) }
+      if extensions.contains(url.pathExtension) { files.append(url) }
     }
     return files.sorted { $0.path < $1.path }
   }

@@ -11,7 +11,7 @@ struct BenchOptions: Sendable {
   /// minutes with the warm-up: the default measures 100 (the figure is per element either way);
   /// `--full` measures 1,000.
   var debounceBursts = 100
-  /// Also stream 10,000,000 lines through the binary (section 3 b), not only 1,000,000.
+  /// Also stream 10,000,000 lines through the binary (the "binary" section's (b)), not only 1,000,000.
   var fullBinaryPipe = false
   /// Print JSON instead of the table.
   var json = false

@@ -1,4 +1,4 @@
-// Section 3: the stream-search release binary end to end. (a) `--replay --input` the
+// The "binary" section: the stream-search release binary end to end. (a) `--replay --input` the
 // 200,000-keystroke recording with output to /dev/null: wall time, keystrokes/s, peak RSS.
 // (b) a long recording generated here and written into the binary's stdin through a pipe: peak
 // RSS at 1,000,000 lines, and with --full at 10,000,000 lines, to show it does not grow. (c) one
@@ -6,7 +6,7 @@
 import Foundation
 import Streams
 
-/// Measures section 3.
+/// Measures the "binary" section.
 struct BinarySection {
   let options: BenchOptions
   let stopwatch: Stopwatch

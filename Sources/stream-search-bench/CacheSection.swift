@@ -1,7 +1,7 @@
-// Section 5: AsyncCache, the cost of a hit and of one load shared by many waiting callers.
+// The "cache" section: AsyncCache, the cost of a hit and of one load shared by many waiting callers.
 import Streams
 
-/// Measures section 5.
+/// Measures the "cache" section.
 struct CacheSection {
   let options: BenchOptions
   let stopwatch: Stopwatch

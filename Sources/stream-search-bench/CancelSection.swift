@@ -1,5 +1,5 @@
-// Section 11: cancel-previous over a real connection (issue 5: "the server sees the superseded
-// request's connection closed within 100 ms"). The release binary runs live against a loopback
+// The "cancel" section: cancel-previous over a real connection (the target: the server sees the
+// superseded request's connection closed within 100 ms). The release binary runs live against a loopback
 // server that never answers terms starting with "stall"; each cycle types a stalled term, waits
 // for its request, types a newer term, and measures from the newer request's arrival to the
 // server seeing the stalled request's connection closed. Negative: closed before the newer
@@ -7,7 +7,7 @@
 import Foundation
 import TestSupport
 
-/// Measures section 11.
+/// Measures the "cancel" section.
 struct CancelSection {
   /// Cycles measured, after ``warmUpCycles`` not measured, all in one process.
   static let cycles = 30

@@ -1,12 +1,12 @@
-// Section 4: the catalog. Query latency, p50 and p99, over the built-in catalog and 100,000
+// The "catalog" section: the catalog. Query latency, p50 and p99, over the built-in catalog and 100,000
 // generated filler items: the queries are what a user types, every prefix of a sample of the
 // catalog's names and the same prefixes with a typo (two neighbouring letters swapped), each
 // searched once with limit 25 in the name's own category and timed on its own. (Start-up with
-// the built-in catalog, a one-line replay of the binary, is in section 3.)
+// the built-in catalog, a one-line replay of the binary, is in the "binary" section.)
 import CatalogFiller
 import Pipeline
 
-/// Measures section 4.
+/// Measures the "catalog" section.
 struct CatalogSection {
   let options: BenchOptions
   let stopwatch: Stopwatch

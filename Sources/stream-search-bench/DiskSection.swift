@@ -1,9 +1,9 @@
-// Section 6: the disk tier (issue 14): what a search pays to hand an answer to the store's writer
+// The "disk" section: the disk tier: what a search pays to hand an answer to the store's writer
 // (the only part of a store write on the hot path), and the latency of a disk hit.
 import Foundation
 import Pipeline
 
-/// Measures section 6 on a store in a fresh temporary directory.
+/// Measures the "disk" section on a store in a fresh temporary directory.
 struct DiskSection {
   let options: BenchOptions
   let stopwatch: Stopwatch

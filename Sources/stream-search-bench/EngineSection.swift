@@ -1,11 +1,11 @@
-// Section 9: the engine's targets (issue 11), side by side in one run. (a) The binary replaying the
+// The "engine" section: the engine's targets, side by side in one run. (a) The binary replaying the
 // 200,000-keystroke recording against `jq -c .` on the same file, alternating. (b) 100,000
 // sessions, replayed and live, with the zero-latency catalog: peak RSS, and how many searches
 // timed out live. (c) Live input piped as fast as possible: peak RSS at 1,000,000 and 3,000,000
 // lines, to show it is flat (the reader cannot run ahead of the pipeline).
 import Foundation
 
-/// Measures section 9.
+/// Measures the "engine" section.
 struct EngineSection {
   let options: BenchOptions
   let stopwatch: Stopwatch

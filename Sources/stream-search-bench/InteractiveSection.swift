@@ -1,4 +1,4 @@
-// Section 8: the interactive screen through a real pseudo-terminal. Measures the time from the
+// The "interactive" section: the interactive screen through a real pseudo-terminal. Measures the time from the
 // debounce deadline to the redraw that shows the answer: each cycle replaces the field's text in
 // one write (one key press of new text), then pauses until the screen shows that term's answer.
 // The deadline is the write's instant plus the debounce; the redraw is when the reader saw the
@@ -6,7 +6,7 @@
 import Foundation
 import TestSupport
 
-/// Measures section 8.
+/// Measures the "interactive" section.
 struct InteractiveSection {
   let options: BenchOptions
 

@@ -1,8 +1,8 @@
-// Section 1: the operators, in nanoseconds per input element, live on ContinuousClock and then
-// inside a VirtualTimeRunner.
+// The operator sections ("operators", "lines", "virtual"): the operators, in nanoseconds per input
+// element, live on ContinuousClock and then inside a VirtualTimeRunner.
 import Streams
 
-/// Measures section 1.
+/// Measures the operator sections.
 struct OperatorSection {
   let options: BenchOptions
   let stopwatch: Stopwatch

@@ -1,4 +1,4 @@
-// The operator workloads of section 1, generic over the clock so that the same code runs live
+// The operator workloads of the operator sections, generic over the clock so that the same code runs live
 // (ContinuousClock) and inside a VirtualTimeRunner (its ManualClock). Producers are tasks that
 // yield into AsyncStreams; the consumer is the calling task. Each checks what it received.
 import Streams

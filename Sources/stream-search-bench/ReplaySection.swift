@@ -1,11 +1,11 @@
-// Section 2: the whole pipeline replayed in process (ReplayDriver, virtual time) on the
+// The "replay" section: the whole pipeline replayed in process (ReplayDriver, virtual time) on the
 // 200,000-keystroke recording, CatalogSource with 80 ms simulated latency on the replay's clock,
 // music/movies/podcasts, limit 10.
 import Pipeline
 import Streams
 import Synchronization
 
-/// Measures section 2.
+/// Measures the "replay" section.
 struct ReplaySection {
   let options: BenchOptions
   let stopwatch: Stopwatch

@@ -1,11 +1,11 @@
-// Section 10: how fast a signal ends the release binary at each blocking point (issue 10,
-// defect 5: "exits within 100 ms"). The tool is started and left waiting in the kernel exactly as
+// The "signals" section: how fast a signal ends the release binary at each blocking point (the
+// target: it exits within 100 ms). The tool is started and left waiting in the kernel exactly as
 // the signal tests leave it (TestSupport's BlockingPoint); the figure is the time from kill(2)
 // to this process seeing the exit, its own wake-up included, so it is an upper bound.
 import Foundation
 import TestSupport
 
-/// Measures section 10.
+/// Measures the "signals" section.
 struct SignalSection {
   /// Signals sent at each blocking point (each to a fresh process).
   static let signalsPerPoint = 20

@@ -1,4 +1,4 @@
-// Finds the 200,000-keystroke recording of section 2: the path given by --trace, else
+// Finds the 200,000-keystroke recording of the "replay" section: the path given by --trace, else
 // .bench/trace-200k-seed42.jsonl, generated there with ../shared/tools/gen_trace.py if absent.
 import Foundation
 

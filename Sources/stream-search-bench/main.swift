@@ -1,4 +1,4 @@
-// stream-search-bench: the release-build benchmark of every hot path (issue 6). Prints one table
+// stream-search-bench: the release-build benchmark of every hot path. Prints one table
 // (or JSON): each figure is the median of 5 runs after a warm-up, with min and max.
 // Run: swift run -c release stream-search-bench [--json] [--quick]
 import Foundation

@@ -275,7 +275,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     if let limiter {
       try await limiter.acquire { [clock] expected in onRateWait?(clock.now.duration(to: expected)) }
     }
-    // Then the budget shared through the store with every other run and process (issue 14).
+    // Then the budget shared through the store with every other run and process.
     try await disk?.budget?.acquire()
   }
 

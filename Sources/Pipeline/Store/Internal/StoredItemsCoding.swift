@@ -1,6 +1,6 @@
 // How a stored answer's items are written in the `items` column: a compact binary form, because a
 // disk hit decodes them on the search's path and Foundation's JSONDecoder took 0.6 ms for 25 items
-// on Linux (the benchmark's section 6). Every field of every item is kept.
+// on Linux (the benchmark's "disk" section). Every field of every item is kept.
 
 /// Encodes and decodes `[Category: [SearchItem]]` as bytes.
 ///

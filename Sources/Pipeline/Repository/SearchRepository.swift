@@ -181,7 +181,8 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// The answer for `term` in `scope` when it can be had without waiting: a fresh cache hit, a
   /// fresh answer on disk, or the source's own when it answers at once (an in-memory catalog
   /// with no latency) and no permit is needed. Nil, having done nothing, when the answer must be
-  /// awaited with ``answer(for:scope:onRateWait:)`` (a request, a permit, a load in flight).
+  /// awaited through ``startAnswer(for:scope:onRateWait:completion:)`` (a request, a permit, a
+  /// load in flight).
   ///
   /// The fused path: a search whose every category is answered here needs no task, no task
   /// group and no timeout. What it counts and logs is what the awaited path would.

@@ -53,7 +53,7 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
     return idle.compactMap { name in sessions.removeValue(forKey: name).map { (name, $0) } }
   }
 
-  /// Removes every session and returns them, sorted by name (see ``takeIdleSessions()``).
+  /// Removes every session and returns them, sorted by name (see ``takeIdleSessions(now:)``).
   mutating func takeAll() -> [Session] {
     defer { sessions.removeAll() }
     return sessions.keys.sorted().compactMap { sessions[$0] }

@@ -6,10 +6,10 @@ import Streams
 
 /// Everything `stream-search [options]` was asked to do, validated and with defaults filled in.
 ///
-/// Made by ``CommandLineParser/parse(_:stdoutIsTerminal:)``; `CommandLineOptions()` holds the
-/// defaults that help prints (with ``format`` as for a pipe and the rate limit as for the catalog):
-/// the tool's own fields, and in ``pipeline`` the library's defaults but for the rules in
-/// CommandLineDefaults.swift.
+/// Made by ``CommandLineParser/parse(_:stdoutIsTerminal:stdinIsTerminal:notUTF8:)``;
+/// `CommandLineOptions()` holds the defaults that help prints (with ``format`` as for a pipe and
+/// the rate limit as for the catalog): the tool's own fields, and in ``pipeline`` the library's
+/// defaults but for the rules in CommandLineDefaults.swift.
 struct CommandLineOptions: Equatable, Sendable {
   /// Where results come from.
   enum Source: Equatable, Sendable {

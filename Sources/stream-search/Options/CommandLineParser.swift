@@ -2,7 +2,7 @@
 // run with validated options. Conventions follow swift-argument-parser: `--opt value` and
 // `--opt=value`, `--help`/`-h` and `--version` anywhere, a repeated option's last value wins.
 
-/// Parses command lines; see ``parse(_:stdoutIsTerminal:)``.
+/// Parses command lines; see ``parse(_:stdoutIsTerminal:stdinIsTerminal:notUTF8:)``.
 enum CommandLineParser {
   /// The executable's name, as help and errors print it.
   static let toolName = "stream-search"

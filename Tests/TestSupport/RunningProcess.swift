@@ -9,6 +9,8 @@ public final class RunningProcess: Sendable {
   private let input: FileHandle
   private let output = Mutex<[String]>([])
   private let waiters = Mutex<[(String, CheckedContinuation<Void, Never>)]>([])
+  /// Set once standard output has ended, before the waiters still registered are resumed.
+  private let ended = Mutex(false)
   private let exited = DispatchGroup()
   private let readerDone = DispatchGroup()
 
@@ -46,6 +48,7 @@ public final class RunningProcess: Sendable {
           received(line)
         }
       }
+      ended.withLock { $0 = true }
       resumeAllWaiters()
       readerDone.leave()
     }
@@ -86,8 +89,9 @@ public final class RunningProcess: Sendable {
         return
       }
       waiters.withLock { $0.append((fragment, continuation)) }
-      // The line may have arrived between the check and the registration.
+      // The line may have arrived, or the output ended, between the check and the registration.
       if output.withLock({ $0.contains { $0.contains(fragment) } }) { resumeWaiters(for: nil) }
+      if ended.withLock({ $0 }) { resumeAllWaiters() }
     }
   }
 

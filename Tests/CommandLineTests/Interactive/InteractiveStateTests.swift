@@ -85,7 +85,7 @@ import Testing
     #expect(state.status == .waitingForBudget("taylor", milliseconds: 44_001))
     #expect(
       InteractiveView.statusText(state, budgetLeft: 0)
-        == "searching \"taylor\"… waiting up to 45 s for the rate budget · 0 requests · 0 left in the rate budget")
+        == "searching \"taylor\"… waiting up to 45 s for the rate budget · 0 requests")
     state.apply(results("taylor", [item(1, "A")], elapsed: 44_010))
     #expect(state.status == .answered("taylor", count: 1, origins: [.catalog], elapsedMilliseconds: 44_010))
   }

@@ -77,7 +77,11 @@ struct InteractiveView {
       parts = ["\(quoted(term)): error: \(visible(message))"]
     }
     parts.append("\(state.requests) request\(state.requests == 1 ? "" : "s")")
-    if let budgetLeft { parts.append("\(budgetLeft) left in the rate budget") }
+    // What this process alone has left would contradict a wait that other processes' requests
+    // cause through the shared budget: while a search waits, the wait is the news.
+    var waits = false
+    if case .waitingForBudget = state.status { waits = true }
+    if let budgetLeft, !waits { parts.append("\(budgetLeft) left in the rate budget") }
     return parts.joined(separator: " · ")
   }
 

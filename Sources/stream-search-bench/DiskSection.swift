@@ -11,7 +11,7 @@ struct DiskSection {
   func measure(into table: inout ResultTable) async throws {
     let directory = NSTemporaryDirectory() + "stream-search-bench-disk-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let store = AnswerStore.open(directory: directory, capacity: 10_000) { line in
+    let store = SQLiteStore.open(directory: directory, capacity: 10_000) { line in
       FileHandle.standardError.write(Data("bench: \(line)\n".utf8))
     }
     let items = Self.answer()
@@ -25,7 +25,9 @@ struct DiskSection {
       var elapsed: Duration = .zero
       for batch in stride(from: 0, to: keys.count, by: 500) {
         let start = ContinuousClock.now
-        for key in keys[batch..<min(batch + 500, keys.count)] { store.save(items, for: key) }
+        for key in keys[batch..<min(batch + 500, keys.count)] {
+          store.save(items, fetchedAt: store.wallClock.millisecondsSinceEpoch, for: key)
+        }
         elapsed += start.duration(to: .now)
         await store.flush()
       }
@@ -36,7 +38,7 @@ struct DiskSection {
         section: "6 disk", name: "store write on the hot path (hand-off)", unit: "ns/write",
         sample: Sample(Array(handOff.dropFirst())), note: "25-item answer; encoding and commit on the writer thread"))
     for decoding in [false, true] {
-      let (p50, p99) = try percentiles(store: store, keys: keys, decoding: decoding)
+      let (p50, p99) = try await percentiles(store: store, keys: keys, decoding: decoding)
       let what = decoding ? "disk hit (read + decode)" : "disk read alone (no decode)"
       for (name, values) in [("\(what), p50", p50), ("\(what), p99", p99)] {
         table.append(
@@ -49,15 +51,15 @@ struct DiskSection {
 
   /// Per run, the median and 99th percentile of one read of each of `keys`.
   private func percentiles(
-    store: AnswerStore, keys: [StoreKey], decoding: Bool
-  ) throws -> (p50: [Double], p99: [Double]) {
+    store: SQLiteStore, keys: [StoreKey], decoding: Bool
+  ) async throws -> (p50: [Double], p99: [Double]) {
     var p50: [Double] = []
     var p99: [Double] = []
     for run in 0...options.runs {
       var latencies: [Double] = []
       for key in keys {
         let start = ContinuousClock.now
-        guard let stored = store.answer(for: key), !decoding || stored.items != nil else {
+        guard let stored = await store.answer(for: key), !decoding || stored.items != nil else {
           throw BenchmarkFailure(description: "disk miss for \(key.term)")
         }
         latencies.append(nanoseconds(start.duration(to: .now)) / 1_000)

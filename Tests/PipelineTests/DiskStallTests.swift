@@ -8,14 +8,14 @@ import Testing
 @testable import Pipeline
 
 @Suite struct DiskStallTests {
-  @Test func aSearchIsAnsweredWhileItsStoreWriteWaitsForAnotherConnectionsLock() throws {
+  @Test func aSearchIsAnsweredWhileItsStoreWriteWaitsForAnotherConnectionsLock() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "disk-stall-\(UUID().uuidString)"
     ).path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // The writer waits up to a minute for the lock: the write is still blocked when the test
     // looks, however loaded the machine; the summary's flush bounds the test's one real wait.
-    let store = AnswerStore.open(directory: directory, writerBusyTimeout: 60_000) { line in
+    let store = SQLiteStore.open(directory: directory, writerBusyTimeout: 60_000) { line in
       Issue.record("unexpected report: \(line)")
     }
     let blocker = try SQLiteConnection(path: store.path, busyTimeout: 0)
@@ -35,7 +35,7 @@ import Testing
     // The write waited and then went through: every category's answer is on disk now.
     for category in Category.defaults {
       let key = StoreKey(source: "stub", term: "tay", scope: category.rawValue, limit: 25, country: "US")
-      #expect(store.answer(for: key)?.items?[category]?.isEmpty == false, "\(category)")
+      #expect(await store.answer(for: key)?.items?[category]?.isEmpty == false, "\(category)")
     }
   }
 }

@@ -74,7 +74,7 @@ import Testing
 
   @Test func answerStore() async {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-search-example").path
-    let store = AnswerStore.open(directory: directory, wallClock: SystemWallClock()) { line in
+    let store = SQLiteStore.open(directory: directory, wallClock: SystemWallClock()) { line in
       print("Warning: \(line)")
     }
     var configuration = PipelineConfiguration()

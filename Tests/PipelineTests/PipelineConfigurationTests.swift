@@ -7,8 +7,8 @@ import Testing
 
 @Suite struct PipelineConfigurationTests {
   /// An off disk tier (its directory cannot exist), so nothing is written anywhere.
-  private static func offStore() -> AnswerStore {
-    AnswerStore.open(directory: "/dev/null/no-directory") { _ in }
+  private static func offStore() -> SQLiteStore {
+    SQLiteStore.open(directory: "/dev/null/no-directory") { _ in }
   }
 
   /// One change to each setting but `log`.

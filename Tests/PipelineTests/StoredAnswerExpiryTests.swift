@@ -34,13 +34,15 @@ final class FollowingWallClock: WallClock {
       "stored-answer-expiry-\(UUID().uuidString)"
     ).path
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let store = AnswerStore.open(directory: directory, wallClock: wall) { line in
+    let store = SQLiteStore.open(directory: directory, wallClock: wall) { line in
       Issue.record("unexpected report: \(line)")
     }
     // An earlier run stored every category's answer for "tay" at `fetchedAt`.
     for category in Category.defaults {
       let key = StoreKey(source: "stub", term: "tay", scope: category.rawValue, limit: 25, country: "US")
-      store.save([category: [SearchItem(id: 7, trackName: "Stored \(category.rawValue)")]], for: key)
+      store.save(
+        [category: [SearchItem(id: 7, trackName: "Stored \(category.rawValue)")]],
+        fetchedAt: store.wallClock.millisecondsSinceEpoch, for: key)
     }
     await store.flush()
 

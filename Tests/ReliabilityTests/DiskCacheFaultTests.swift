@@ -76,6 +76,60 @@ import Testing
     #expect(try database.value("SELECT count(*) FROM sqlite_master WHERE name = 'future'") == "1")
   }
 
+  /// Files at the cache path that are not the tool's to change.
+  enum NotOurs: String, CaseIterable, CustomTestStringConvertible {
+    case newerSchema, anotherProgram, anotherProgramInWALMode, notADatabase
+
+    var testDescription: String { rawValue }
+
+    /// Makes the file at `path`; the connection is closed before this returns.
+    func make(at path: String) throws {
+      if self == .notADatabase {
+        try Data("col1,col2\nnot,sqlite\n".utf8).write(to: URL(fileURLWithPath: path))
+        return
+      }
+      let database = try TestDatabase(path)
+      switch self {
+      case .newerSchema:
+        try database.rows("PRAGMA application_id = \(0x5353_4348)")
+        try database.rows("PRAGMA user_version = 99")
+        try database.rows("CREATE TABLE future (x)")
+      case .anotherProgram:
+        try database.rows("CREATE TABLE notes (text TEXT)")
+        try database.rows("INSERT INTO notes VALUES ('keep me')")
+      case .anotherProgramInWALMode:
+        try database.rows("PRAGMA journal_mode = WAL")
+        try database.rows("CREATE TABLE notes (text TEXT)")
+        try database.rows("INSERT INTO notes VALUES ('keep me')")
+      case .notADatabase: break
+      }
+    }
+  }
+
+  /// Every file in `directory` with its bytes.
+  private func snapshot(_ directory: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+      files[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+    }
+    return files
+  }
+
+  @Test(arguments: NotOurs.allCases)
+  func aFileThatIsNotOursIsLeftByteForByteAndNothingIsAddedBesideIt(_ file: NotOurs) async throws {
+    let directory = try freshDirectory()
+    try file.make(at: cacheFile(directory))
+    let before = try snapshot(directory)
+    #expect(before.keys.sorted() == ["cache.sqlite"], "the test's own connection left nothing beside the file")
+    try await withStandIn(echoAnswers) { server in
+      let result = try await runWithDisk(server, directory, terms: ["abba"])
+      try expectDiskOff(result, terms: ["abba"], reason: "is not usable")
+    }
+    let after = try snapshot(directory)
+    #expect(after.keys.sorted() == before.keys.sorted(), "no journal, -wal or -shm file appeared")
+    #expect(after == before, "the file's bytes are as they were")
+  }
+
   @Test func aDirectoryThatCannotBeCreatedTurnsTheDiskTierOff() async throws {
     let parent = try freshDirectory()
     try Data().write(to: URL(fileURLWithPath: parent + "/plain-file"))

@@ -108,7 +108,7 @@ import Testing
       let events = try checkedEvents(try await runWithDisk(server, directory, terms: ["old"]))
       #expect(server.requests.isEmpty)
       #expect(titlesByTerm(events) == ["old": ["From version one"]])
-      #expect(try database.value("PRAGMA user_version") == "2")
+      #expect(try database.value("PRAGMA user_version") == "3")
       #expect(try database.value("SELECT count(*) FROM requests") == "0")
     }
   }
@@ -155,6 +155,24 @@ import Testing
       #expect(next.stderr == "")
       #expect(titlesByTerm(events) == expectedTitles(["after-kill", "kill0"]))
       #expect(events.last?.disk == "on")
+    }
+  }
+
+  @Test func aCleanExitLeavesEveryAnswerInCacheSqliteAlone() async throws {
+    let directory = try freshDirectory()
+    let terms = (1...5).map { "copied\($0)" }
+    try await withStandIn(echoAnswers) { server in
+      _ = try checkedEvents(try await runWithDisk(server, directory, terms: terms))
+      #expect(server.requests.count == 5)
+      let log = (try? FileManager.default.attributesOfItem(atPath: cacheFile(directory) + "-wal")[.size] as? Int) ?? 0
+      #expect(log == 0, "the write-ahead log is folded into the file at exit: \(log) bytes left in it")
+      // The file alone, as a user copies it to another machine.
+      let copy = try freshDirectory("copy")
+      try FileManager.default.copyItem(atPath: cacheFile(directory), toPath: cacheFile(copy))
+      let events = try checkedEvents(try await runWithDisk(server, copy, terms: terms))
+      #expect(server.requests.count == 5, "every answer is in the copied file")
+      #expect(events.last?.counts["disk_hits"] == 5)
+      #expect(titlesByTerm(events) == expectedTitles(terms))
     }
   }
 }

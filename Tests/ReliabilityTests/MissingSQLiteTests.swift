@@ -57,7 +57,7 @@ import Testing
       #expect(
         warnings == [
           "Warning: disk cache off: SQLite's runtime library was not found (libsqlite3.so.0, libsqlite3.so); "
-            + SQLiteLibrary.installHint + "; answers are kept in memory only"
+            + SQLiteLibrary.installHint + "; answers are kept in memory and the rate budget in this process only"
         ])
       #expect(titlesByTerm(events) == expectedTitles(["abba", "queen"]))
       #expect(events.last?.disk == "off")

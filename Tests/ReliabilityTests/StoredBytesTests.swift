@@ -90,26 +90,28 @@ import Testing
   }
 
   @Test func everyKeyFieldIsComparedAsItsBytes() async throws {
-    let store = AnswerStore.open(directory: try freshDirectory()) { line in Issue.record("unexpected report: \(line)") }
+    let store = SQLiteStore.open(directory: try freshDirectory()) { line in Issue.record("unexpected report: \(line)") }
     func key(_ text: String) -> StoreKey {
       StoreKey(source: "src" + text, term: "t" + text, scope: "music" + text, limit: 25, country: "US" + text)
     }
     let suffixes = ["", "\u{0}", "\u{0}a", "\u{0}b", "'", "\u{0}\u{0}"]
     for (index, suffix) in suffixes.enumerated() {
-      store.save([.music: [SearchItem(id: index, trackName: "answer \(index)\u{0}")]], for: key(suffix))
+      store.save(
+        [.music: [SearchItem(id: index, trackName: "answer \(index)\u{0}")]],
+        fetchedAt: store.wallClock.millisecondsSinceEpoch, for: key(suffix))
     }
     await store.flush()
     for (index, suffix) in suffixes.enumerated() {
-      let items = store.answer(for: key(suffix))?.items
+      let items = await store.answer(for: key(suffix))?.items
       #expect(items?[.music]?.first?.id == index, "\(Array(suffix.utf8))")
       #expect(items?[.music]?.first?.trackName.map { Array($0.utf8) } == Array("answer \(index)\u{0}".utf8))
     }
-    #expect(store.answer(for: key("\u{0}c")) == nil)
+    #expect(await store.answer(for: key("\u{0}c")) == nil)
   }
 
   @Test func evictionRemovesTheLeastRecentlyUsedKeyEvenWithANul() async throws {
     let clock = SetWallClock(1_000)
-    let store = AnswerStore.open(directory: try freshDirectory(), capacity: 2, wallClock: clock) { line in
+    let store = SQLiteStore.open(directory: try freshDirectory(), capacity: 2, wallClock: clock) { line in
       Issue.record("unexpected report: \(line)")
     }
     let keys = ["a\u{0}1", "a\u{0}2", "a"].map {
@@ -117,11 +119,11 @@ import Testing
     }
     for (index, key) in keys.enumerated() {
       clock.set(1_000 + Int64(index))
-      store.save([.music: [SearchItem(id: index)]], for: key)
+      store.save([.music: [SearchItem(id: index)]], fetchedAt: store.wallClock.millisecondsSinceEpoch, for: key)
       await store.flush()
     }
-    #expect(store.answer(for: keys[0]) == nil, "the oldest, a\\0 1, is the one evicted")
-    #expect(store.answer(for: keys[1])?.items?[.music]?.first?.id == 1)
-    #expect(store.answer(for: keys[2])?.items?[.music]?.first?.id == 2)
+    #expect(await store.answer(for: keys[0]) == nil, "the oldest, a\\0 1, is the one evicted")
+    #expect(await store.answer(for: keys[1])?.items?[.music]?.first?.id == 1)
+    #expect(await store.answer(for: keys[2])?.items?[.music]?.first?.id == 2)
   }
 }

@@ -29,10 +29,11 @@ public struct PipelineConfiguration: Sendable {
   public var cacheCapacity = 1_000
   /// How long a cached answer stays valid, in memory and on disk; nil keeps it until evicted.
   public var cacheTimeToLive: Duration?
-  /// The disk tier (L2) behind the memory cache, shared across runs and processes, which also
-  /// holds the rate budget they share; nil keeps answers in memory only. Meant for network
-  /// sources: an offline catalog gains nothing from it.
-  public var store: AnswerStore?
+  /// The shared tier (L2) behind the memory cache, shared across runs and processes, which also
+  /// holds the rate budget they share: an ``SQLiteStore`` for the processes of one machine; nil
+  /// keeps answers in memory only. Meant for network sources: an offline catalog gains nothing
+  /// from it.
+  public var store: (any SharedStore)?
   /// Also emit each category's answer as it arrives (`partial` events) before `results`.
   public var progressive = false
   /// Ask the source once per search for all categories (iTunes `media=all`) instead of once

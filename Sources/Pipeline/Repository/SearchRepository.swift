@@ -11,9 +11,10 @@ import Synchronization
 ///   request is cancelled when the last of them is cancelled.
 /// - Failures, rate limiting included, are never cached.
 /// - The rate limiter is passed only by requests that reach the source: hits and joins are free.
-/// - With a store (``PipelineConfiguration/store``), a memory miss asks the disk before the
-///   source, a fetched answer is handed to the store's writer, an expired stored answer is the
-///   fallback when the source fails, and the rate budget is shared with every process using it.
+/// - With a store (``PipelineConfiguration/store``), a memory miss asks the store before the
+///   source, a fetched answer is handed to the store, an expired stored answer is the fallback
+///   when the source fails, and the rate budget is shared with every process using it: each
+///   request holds its shared permit from its grant until its end (``BudgetRule``).
 /// - The timeout (`searchTimeout`) starts when a request is sent, after its permit, and covers its
 ///   retries and their backoffs: waiting for the rate budget is never timed out. When the
 ///   deadline comes during a backoff, the last failure is reported, not a timeout.
@@ -78,7 +79,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   private let configuration: PipelineConfiguration
   private let cache: AsyncCache<Key, Loaded, C>?
   private let limiter: (any RatePermits<C.Instant>)?
-  private let disk: DiskTier?
+  private let shared: SharedTier?
   private let clock: C
   private let requestCount = Mutex(0)
 
@@ -91,7 +92,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       ? AsyncCache(capacity: configuration.cacheCapacity, timeToLive: configuration.cacheTimeToLive, clock: clock)
       : nil
     limiter = configuration.rateLimit.map { RateLimiter(permits: $0.permits, per: $0.window, clock: clock) }
-    disk = configuration.store.map { DiskTier(store: $0, source: source.name, configuration: configuration) }
+    shared = configuration.store.map { SharedTier(store: $0, source: source.name, configuration: configuration) }
   }
 
   /// Requests sent to the source so far.
@@ -100,14 +101,12 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// Categories answered from the cache so far: the cache's own count of hits.
   var cacheHits: Int { cache?.statistics.hits ?? 0 }
 
-  /// The disk tier's part of the summary: whether it was on and how many answers it gave; nil
-  /// without a store. Waits until the answers handed to the store are written.
+  /// The shared store's part of the summary: whether it was on and how many answers it gave; nil
+  /// without a store. Waits until the answers handed to the store are where others find them.
   var diskSummary: (status: DiskTierStatus, hits: Int)? {
     get async {
-      guard let disk else { return nil }
-      // The writer is a thread of its own: in a replay, virtual time must wait for it.
-      await withExternalWork { await disk.store.flush() }
-      return (disk.store.status == .on ? .on : .off, disk.hits)
+      guard let shared else { return nil }
+      return (await shared.summaryStatus(), shared.hits)
     }
   }
 
@@ -132,9 +131,16 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   ) -> CacheRequest {
     let key = key(for: term, scope: scope)
     let load: @Sendable (CacheLoad) async throws -> (value: Loaded, obtainedAt: C.Instant) = { [self] handle in
-      if let stored = storedAnswer(for: key, term: term, scope: scope) { return stored }
-      let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait, load: handle)
-      return fetched(items, for: key, term: term, scope: scope)
+      if let stored = await storedAnswer(for: key, term: term, scope: scope) { return stored }
+      do {
+        let items = try await fetch(term: term, scope: scope, onRateWait: onRateWait, load: handle)
+        return fetched(items, for: key, term: term, scope: scope)
+      } catch let error as SearchError {
+        // The store's expired answer, read while the load can still wait for it; memory's own
+        // expired answer, if any, is preferred when the failure is concluded.
+        guard let shared, let stale = await shared.anyAnswer(for: key.storeKey) else { throw error }
+        throw FailureWithStoredAnswer(error: error, stored: stale)
+      }
     }
     guard let cache else {
       // No cache to hold the load: it runs in a task of its own, as the cache's would.
@@ -169,31 +175,39 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       }
       return .success(Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk))
     case .failure(let error as SearchError):
-      let remembered = cache?.staleValue(for: key)?.items
-      guard let stale = remembered ?? disk?.anyAnswer(for: key.storeKey) else { return .failure(error) }
-      log { .servedStale(term: term.text, category: scope.name, error: error) }
-      return .success(Answer(items: stale, origin: .loaded, isStale: true))
+      return servedStale(failure: error, stored: nil, key: key, term: term, scope: scope)
+    case .failure(let failure as FailureWithStoredAnswer):
+      return servedStale(failure: failure.error, stored: failure.stored, key: key, term: term, scope: scope)
     case .failure(let error):
       return .failure(error)
     }
   }
 
-  /// The answer for `term` in `scope` when it can be had without waiting: a fresh cache hit, a
-  /// fresh answer on disk, or the source's own when it answers at once (an in-memory catalog
-  /// with no latency) and no permit is needed. Nil, having done nothing, when the answer must be
-  /// awaited through ``startAnswer(for:scope:onRateWait:completion:)`` (a request, a permit, a
-  /// load in flight).
+  /// The offline fallback after `failure`: memory's expired answer, else the store's (`stored`,
+  /// read by the failed load), else the failure.
+  private func servedStale(
+    failure: SearchError, stored: [Category: [SearchItem]]?, key: Key, term: SearchTerm, scope: Scope
+  ) -> Result<Answer, any Error> {
+    guard let stale = cache?.staleValue(for: key)?.items ?? stored else { return .failure(failure) }
+    log { .servedStale(term: term.text, category: scope.name, error: failure) }
+    return .success(Answer(items: stale, origin: .loaded, isStale: true))
+  }
+
+  /// The answer for `term` in `scope` when it can be had without waiting: a fresh cache hit, or
+  /// the source's own when it answers at once (an in-memory catalog with no latency) and neither
+  /// a permit nor a store is involved. Nil, having done nothing, when the answer must be awaited
+  /// with ``startAnswer(for:scope:onRateWait:completion:)`` (a request, a permit, a store's read,
+  /// a load in flight).
   ///
   /// The fused path: a search whose every category is answered here needs no task, no task
   /// group and no timeout. What it counts and logs is what the awaited path would.
   func answerAtOnce(for term: SearchTerm, scope: Scope) -> Answer? {
     let key = key(for: term, scope: scope)
     var load: (() -> (value: Loaded, obtainedAt: C.Instant?))?
-    if let source = source as? any AtOnceSearchSource, source.answersAtOnce, limiter == nil, disk?.budget == nil,
+    if let source = source as? any AtOnceSearchSource, source.answersAtOnce, limiter == nil, shared == nil,
       let first = scope.categories.first
     {
       load = { [self] in
-        if let stored = storedAnswer(for: key, term: term, scope: scope) { return (stored.value, stored.obtainedAt) }
         countRequest(term: term, scope: scope)
         let items = source.answerAtOnce(request(term, first), categories: scope.categories)
         let loaded = fetched(items, for: key, term: term, scope: scope)
@@ -211,9 +225,11 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
   }
 
-  /// A fresh answer from the disk tier, dated when it was fetched; nil without one.
-  private func storedAnswer(for key: Key, term: SearchTerm, scope: Scope) -> (value: Loaded, obtainedAt: C.Instant)? {
-    guard let disk, let stored = disk.freshAnswer(for: key.storeKey) else { return nil }
+  /// A fresh answer from the shared store, dated when it was fetched; nil without one.
+  private func storedAnswer(
+    for key: Key, term: SearchTerm, scope: Scope
+  ) async -> (value: Loaded, obtainedAt: C.Instant)? {
+    guard let shared, let stored = await shared.freshAnswer(for: key.storeKey) else { return nil }
     log { .diskHit(term: term.text, category: scope.name) }
     // Dated, so that the memory cache's time to live counts from when the answer was fetched: a
     // stored answer 50 minutes old with a one-hour time to live expires in memory 10 minutes on.
@@ -221,12 +237,12 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     return (Loaded(items: stored.items, fromDisk: true), clock.now.advanced(by: .zero - stored.age))
   }
 
-  /// What the source answered, handed to the disk tier's writer (if any) and dated now.
+  /// What the source answered, handed to the shared store (if any) and dated now.
   private func fetched(
     _ items: [Category: [SearchItem]], for key: Key, term: SearchTerm, scope: Scope
   ) -> (value: Loaded, obtainedAt: C.Instant) {
-    if let disk {
-      disk.save(items, for: key.storeKey)
+    if let shared {
+      shared.save(items, for: key.storeKey)
       log { .stored(term: term.text, category: scope.name) }
     }
     return (Loaded(items: items), clock.now)
@@ -250,21 +266,25 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   private func fetch(
     term: SearchTerm, scope: Scope, onRateWait: RateWaitReport?, load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
-    try await takePermit(onRateWait: onRateWait)
+    let first = try await takePermit(onRateWait: onRateWait)
     let deadline = configuration.searchTimeout.map { clock.now.advanced(by: $0) }
     guard let retry = configuration.retry else {
-      return try await send(term: term, scope: scope, by: deadline, cancelling: load)
+      return try await send(term: term, scope: scope, permit: first, by: deadline, cancelling: load)
     }
     var lastFailure: SearchError?
     return try await withRetry(retry, clock: clock, until: deadline, shouldRetry: Self.isTransient) {
+      var permit = first
       if let lastFailure {
         // A retry waits for a permit like any request; if that took it past the deadline, the
-        // failure that made it retry is the answer.
-        try await takePermit(onRateWait: nil)
-        if let deadline, clock.now >= deadline { throw lastFailure }
+        // failure that made it retry is the answer (and the permit goes back unused).
+        permit = try await takePermit(onRateWait: nil)
+        if let deadline, clock.now >= deadline {
+          permit?.finish(mayStillArrive: false)
+          throw lastFailure
+        }
       }
       do {
-        return try await send(term: term, scope: scope, by: deadline, cancelling: load)
+        return try await send(term: term, scope: scope, permit: permit, by: deadline, cancelling: load)
       } catch let error as SearchError {
         lastFailure = error
         throw error
@@ -272,17 +292,33 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  private func takePermit(onRateWait: RateWaitReport?) async throws {
+  /// A permit from the process's limiter, then from the budget shared through the store with
+  /// every other process; the shared one (nil without a store, or with one that is off) is
+  /// finished when its request ends. `onRateWait` hears each wait at once: the limiter's, then
+  /// the shared budget's when that holds the request longer.
+  private func takePermit(onRateWait: RateWaitReport?) async throws -> BudgetPermit? {
     if let limiter {
       try await limiter.acquire { [clock] expected in onRateWait?(clock.now.duration(to: expected)) }
     }
-    // Then the budget shared through the store with every other run and process.
-    try await disk?.budget?.acquire()
+    return try await shared?.budget?.acquire(onWait: onRateWait)
   }
 
-  /// One request, cut off at `deadline` (`timedOut`). It runs in the load's task, which has
-  /// nothing else to do, and the timeout cancels that task (`withTimeout(…cancellingItsTaskThrough:)`):
-  /// no task of its own per request.
+  /// One request, cut off at `deadline` (`timedOut`), its shared permit finished when it ends.
+  /// It runs in the load's task, which has nothing else to do, and the timeout cancels that task
+  /// (`withTimeout(…cancellingItsTaskThrough:)`): no task of its own per request.
+  private func send(
+    term: SearchTerm, scope: Scope, permit: BudgetPermit?, by deadline: C.Instant?, cancelling load: CacheLoad
+  ) async throws -> [Category: [SearchItem]] {
+    do {
+      let items = try await send(term: term, scope: scope, by: deadline, cancelling: load)
+      permit?.finish(mayStillArrive: false)
+      return items
+    } catch {
+      permit?.finish(mayStillArrive: Self.mayStillArrive(after: error))
+      throw error
+    }
+  }
+
   private func send(
     term: SearchTerm, scope: Scope, by deadline: C.Instant?, cancelling load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
@@ -294,6 +330,16 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     } catch is TimeoutError {
       log { .failed(term: term.text, category: scope.name, error: .timedOut) }
       throw SearchError.timedOut
+    }
+  }
+
+  /// Whether a request that failed with `error` may still reach the server: it ended without an
+  /// answer (cancelled, timed out, its connection lost or refused). A status, even an error's or
+  /// a redirect's, is an answer: the server had the request.
+  static func mayStillArrive(after error: any Error) -> Bool {
+    switch error as? SearchError {
+    case .rateLimited, .server, .badStatus, .decoding, .redirect: false
+    case .offline, .timedOut, nil: true
     }
   }
 
@@ -319,13 +365,20 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
           var answer: [Category: [SearchItem]] = [:]
           for (index, category) in categories.enumerated() {
+            var permit: BudgetPermit?
             if index > 0 {
               // Each further request is a request like any: a permit of its own, and counted.
-              try await takePermit(onRateWait: nil)
+              permit = try await takePermit(onRateWait: nil)
               requestCount.withLock { $0 += 1 }
             }
             let request = request(term, category)
-            answer[category] = try await ask { try await source.search(request) }
+            do {
+              answer[category] = try await ask { try await source.search(request) }
+              permit?.finish(mayStillArrive: false)
+            } catch {
+              permit?.finish(mayStillArrive: Self.mayStillArrive(after: error))
+              throw error
+            }
           }
           return answer
         }
@@ -371,4 +424,11 @@ extension SearchRepository.Scope {
     case .all(let categories): categories
     }
   }
+}
+
+/// A load's failure together with the store's expired answer for its key, read by the load for the
+/// offline fallback (a store's read may wait, which concluding a result cannot).
+struct FailureWithStoredAnswer: Error {
+  let error: SearchError
+  let stored: [Category: [SearchItem]]
 }

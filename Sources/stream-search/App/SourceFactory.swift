@@ -14,14 +14,14 @@ struct RunSetup: Sendable {
   /// The user's catalog, loaded once up front so a bad file fails before anything runs.
   let catalogItems: [SearchItem]?
   /// The disk tier for a network source; nil for the catalog or `--cache-dir none`.
-  let store: AnswerStore?
+  let store: SQLiteStore?
 
   /// Loads what the options name; throws ``SourceSetupError`` when the catalog file is unusable.
   /// A disk cache that cannot be used is one warning on `log`, and the run goes on without it.
   init(options: CommandLineOptions, log: Log) throws(SourceSetupError) {
     self.options = options
     store = Self.cacheDirectory(for: options).map { directory in
-      AnswerStore.open(
+      SQLiteStore.open(
         directory: directory, capacity: options.pipeline.cacheCapacity, maxBytes: options.cacheMaxBytes,
         wallClock: SystemWallClock()
       ) { log.warning($0) }

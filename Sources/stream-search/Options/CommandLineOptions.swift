@@ -63,7 +63,7 @@ struct CommandLineOptions: Equatable, Sendable {
   /// Where the disk cache of network answers lives.
   var cacheDirectory = CacheDirectory.standard
   /// Most bytes of answers the disk cache keeps.
-  var cacheMaxBytes = AnswerStore.defaultMaxBytes
+  var cacheMaxBytes = SQLiteStore.defaultMaxBytes
   /// How events are written; the parser picks ``OutputFormat/pretty`` for a terminal.
   var format = OutputFormat.jsonl
   /// Log `[network]` and `[cache]` activity to standard error.

@@ -11,6 +11,8 @@ enum StoreWrite: Sendable {
   case save(StoreKey, [Category: [SearchItem]], fetchedAt: Int64)
   /// The answer for a key was used at this instant (the LRU order).
   case markUsed(StoreKey, at: Int64)
+  /// A budget's request is over from this instant.
+  case finishRequest(budget: String, id: String, endedAt: Int64)
 }
 
 /// A dedicated thread with its own connection that commits the writes handed to it.
@@ -20,6 +22,10 @@ enum StoreWrite: Sendable {
 ///   costs one request later, never a wrong answer), so a stalled disk cannot grow memory.
 /// - Batches: everything waiting is committed in one `BEGIN IMMEDIATE` transaction, then the
 ///   least recently used answers beyond the store's bounds are deleted in another.
+/// - Flush: ``flush()`` returns once everything handed over before it is committed and the
+///   write-ahead log is folded into the file (`wal_checkpoint(TRUNCATE)`), so `cache.sqlite` alone
+///   holds every answer (another process reading at that moment may keep part of the log; it is
+///   folded by the next flush).
 /// - Stop: ``stop()`` ends the thread after its current batch; later writes are dropped and
 ///   ``flush()`` returns at once.
 final class StoreWriter: Sendable {
@@ -47,8 +53,9 @@ final class StoreWriter: Sendable {
     self.busyTimeout = busyTimeout
   }
 
-  /// Starts the thread; it reports failures to `store`, which turns itself off.
-  func start(store: AnswerStore) {
+  /// Starts the thread; it reports failures to `store`, which turns itself off. Writes handed over
+  /// before are committed first.
+  func start(store: SQLiteStore) {
     let thread = Thread { [self] in run(store: store) }
     thread.name = "stream-search.store-writer"
     thread.start()
@@ -93,7 +100,7 @@ final class StoreWriter: Sendable {
     for flush in flushes { flush.resume() }
   }
 
-  private func run(store: AnswerStore) {
+  private func run(store: SQLiteStore) {
     let connection: SQLiteConnection
     do {
       connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
@@ -123,7 +130,14 @@ final class StoreWriter: Sendable {
           store.fail(error)
         }
       }
-      for case .flush(let continuation) in jobs { continuation.resume() }
+      let flushes = jobs.compactMap { job -> CheckedContinuation<Void, Never>? in
+        if case .flush(let continuation) = job { continuation } else { nil }
+      }
+      if !flushes.isEmpty {
+        // Best effort: a checkpoint that finds another process reading leaves the rest for later.
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+      }
+      for continuation in flushes { continuation.resume() }
     }
   }
 
@@ -142,6 +156,9 @@ final class StoreWriter: Sendable {
           "UPDATE answers SET used_at = max(used_at, ?) "
             + "WHERE source = ? AND term = ? AND scope = ? AND lim = ? AND country = ?",
           [.integer(instant)] + key.values)
+      case .finishRequest(let budget, let id, let endedAt):
+        try connection.query(
+          "UPDATE requests SET ended_at = ? WHERE budget = ? AND id = ?", [.integer(endedAt), .text(budget), .text(id)])
       }
     }
   }

@@ -4,7 +4,6 @@
 // tests record instants (the tool's, through a trigger on its table; the server's, in its handler,
 // on the same calendar clock) and check the rule on them exactly.
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -132,72 +131,63 @@ import Testing
     }
   }
 
-  /// A server that counts a request when it handles it, on the calendar clock the tool stamps
-  /// with; the first `held` requests are handled only once request `held + 1` has arrived (or
-  /// `bound` has passed), as a busy service counts late what reached it early.
-  final class CountingServer: Sendable {
-    private let counted = Mutex<[Int64]>([])
-    private let arrivals = Mutex(0)
-    private let release = DispatchSemaphore(value: 0)
-    let held: Int
-    let bound: DispatchTimeInterval
-
-    init(held: Int = 0, bound: DispatchTimeInterval = .seconds(3)) {
-      self.held = held
-      self.bound = bound
-    }
-
-    /// Instants (ms since 1970) at which the server counted each request, in handling order.
-    var instants: [Int64] { counted.withLock { $0 } }
-
-    var handler: LoopbackHTTPServer.Handler {
-      { [self] request in
-        let arrival = arrivals.withLock { count -> Int in
-          count += 1
-          return count
-        }
-        if arrival <= held {
-          _ = release.wait(timeout: .now() + bound)
-        } else if arrival == held + 1 {
-          for _ in 0..<held { release.signal() }
-        }
-        counted.withLock { $0.append(SystemWallClock().millisecondsSinceEpoch) }
-        return .json(answerBody(for: request.value(of: "term") ?? ""))
-      }
-    }
-  }
-
   @Test func theBudgetHoldsWhereTheServerCountsNotWhereTheClientAsked() async throws {
     // Two permits per 2 s. The server counts the first two requests late (when the third arrives,
-    // or after 3 s): a budget that dates a request by its permit lets the third go 2 s after the
-    // first two were granted, and the server counts all three within a moment. Counted from the
-    // end of each request, the third cannot go before a window after the first two were answered.
-    let counting = CountingServer(held: 2)
-    try await withStandIn(counting.handler) { server in
+    // or after 3 s), as a busy service counts late what reached it early: a budget that dates a
+    // request by its permit lets the third go 2 s after the first two were granted, and the
+    // server counts all three within a moment. Counted from the end of each request, the third
+    // cannot go before a window after the first two were answered.
+    let gate = AnswerGate(bound: .seconds(3))
+    let handler: LoopbackHTTPServer.Handler = { request in
+      let term = request.value(of: "term") ?? ""
+      if term == "third" { gate.open() } else { gate.pass() }
+      gate.recordHandled()
+      return .json(answerBody(for: term))
+    }
+    try await withStandIn(handler) { server in
       let result = try await runWithDisk(
         server, try freshDirectory(), terms: ["held1", "held2", "third"], ["--rate-limit", "2/2s"])
       let events = try checkedEvents(result)
       #expect(events.filter { $0.type == "results" }.count == 3)
       #expect(server.requests.count == 3)
-      expectSpaced(counting.instants, permits: 2, window: 2_000, what: "counted by the server")
+      expectSpaced(gate.handled, permits: 2, window: 2_000, what: "counted by the server")
     }
   }
 
   @Test func aWaitCausedByAnotherProcessIsAnnouncedAtOnce() async throws {
     let directory = try freshDirectory()
-    let counting = CountingServer()
-    try await withStandIn(counting.handler) { server in
+    // The first process's request stays in flight until the second process says it waits (or its
+    // own request arrives, as it would if the budget let it through): however loaded the machine,
+    // the second process finds the budget's one permit held.
+    let gate = AnswerGate()
+    let handler: LoopbackHTTPServer.Handler = { request in
+      let term = request.value(of: "term") ?? ""
+      if term == "first" { gate.pass() } else { gate.open() }
+      gate.recordHandled()
+      return .json(answerBody(for: term))
+    }
+    try await withStandIn(handler) { server in
       let rate = ["--rate-limit", "1/3s"]
-      _ = try checkedEvents(try await runWithDisk(server, directory, terms: ["first"], rate))
+      let first = try RunningProcess(try toolBinary(), arguments: diskArguments(server, directory, rate))
+      first.write("first\n")
+      first.closeInput()
+      _ = await server.waitForRequests(count: 1)
       // Another process, its own limiter empty: only the shared budget makes it wait.
-      let events = try checkedEvents(try await runWithDisk(server, directory, terms: ["second"], rate))
+      let second = try RunningProcess(try toolBinary(), arguments: diskArguments(server, directory, rate))
+      second.write("second\n")
+      second.closeInput()
+      await second.waitForLine(containing: #""type":"waiting""#)
+      gate.open()
+      #expect(await first.waitForExit() == 0)
+      #expect(await second.waitForExit() == 0)
+      let events = try second.lines.map { try ToolEvent(line: Substring($0)) }
       #expect(events.map(\.type) == ["search", "waiting", "results", "summary"])
       let waiting = try #require(events.first { $0.type == "waiting" })
       #expect(waiting.category == "music")
       let wait = try #require(waiting.counts["wait_ms"])
-      #expect(wait > 0 && wait <= 3_000, "about the rest of the window after the first answer: \(wait) ms")
+      #expect(wait > 0 && wait <= 3_000, "at least the window from now, the first request being in flight: \(wait)")
       #expect(server.requests.count == 2)
-      expectSpaced(counting.instants, permits: 1, window: 3_000, what: "counted by the server")
+      expectSpaced(gate.handled, permits: 1, window: 3_000, what: "counted by the server")
     }
   }
 }

@@ -2,7 +2,6 @@
 // new cache directory: the store waits for the lock and opens, the shared budget is never
 // bypassed meanwhile (the searches say they wait), and no process gives the disk tier up.
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -62,15 +61,20 @@ import Testing
     // run, or of a file created a moment ago and not yet written.
     let database = try TestDatabase(cacheFile(directory))
     try database.rows("BEGIN EXCLUSIVE")
-    let counting = SharedRateBudgetTests.CountingServer()
-    try await withStandIn(counting.handler) { server in
+    let counted = AnswerGate()
+    counted.open()
+    let handler: LoopbackHTTPServer.Handler = { request in
+      counted.recordHandled()
+      return .json(answerBody(for: request.value(of: "term") ?? ""))
+    }
+    try await withStandIn(handler) { server in
       let rate = ["--rate-limit", "3/4s"]
       let runs = try [["a1", "a2", "a3"], ["b1", "b2", "b3"]].map { terms in
         (run: try Run(server, directory, terms: terms, rate), terms: terms)
       }
       try await expectWaitingThroughTheLock(database, runs: runs)
       #expect(server.requests.count == 6)
-      let sorted = counting.instants.sorted()
+      let sorted = counted.handled.sorted()
       for index in sorted.indices.dropLast(3) {
         #expect(sorted[index + 3] - sorted[index] >= 4_000, "four requests within 4 s at the server: \(sorted)")
       }

@@ -15,8 +15,10 @@ struct SQLiteError: Error, CustomStringConvertible {
   /// Whether the file itself is unusable (not a database, damaged), rather than busy or full.
   var isDamage: Bool { code == SQLiteCode.notADatabase || code == SQLiteCode.corrupt }
 
-  /// Whether another connection holds a lock the call needed: worth trying again later.
-  var isBusy: Bool { code == SQLiteCode.busy || code == SQLiteCode.locked }
+  /// Whether another connection holds a lock the call needed (or, for SQLITE_PROTOCOL, a WAL
+  /// reader could not get one after SQLite's own retries, under heavy contention): worth trying
+  /// again later, never a reason to give the file up.
+  var isBusy: Bool { code == SQLiteCode.busy || code == SQLiteCode.locked || code == SQLiteCode.protocolFailure }
 }
 
 /// A value bound to a statement's parameter.

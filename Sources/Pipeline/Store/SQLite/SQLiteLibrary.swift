@@ -151,6 +151,7 @@ enum SQLiteCode {
   static let readOnly: Int32 = 8
   static let corrupt: Int32 = 11
   static let cantOpen: Int32 = 14
+  static let protocolFailure: Int32 = 15
   static let full: Int32 = 13
   static let notADatabase: Int32 = 26
   static let row: Int32 = 100

@@ -10,8 +10,8 @@ public struct BudgetEntry: Sendable, Hashable {
   /// server before.
   public var grantedAt: Int64
   /// When the request counts as over, in milliseconds since 1970 UTC: its answer's arrival, or
-  /// for a request that ended unanswered that instant plus ``BudgetRule/unansweredMargin``; nil
-  /// while it is in flight.
+  /// for a request that ended unanswered that instant plus a second (bytes may still be on
+  /// their way); nil while it is in flight.
   public var endedAt: Int64?
 
   /// An entry as a store read it back.

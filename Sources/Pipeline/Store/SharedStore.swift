@@ -11,8 +11,8 @@
 ///
 /// An implementation stores and fetches; it decides nothing. Whether a stored answer is fresh
 /// (`--cache-ttl`, on ``wallClock``), when an expired one is served, and when a budget has room
-/// (``BudgetRule``: a request holds its permit until a window after its answer) are decided by the
-/// pipeline, the same for every implementation.
+/// (a request holds its permit until a window after its answer) are decided by the pipeline,
+/// the same for every implementation.
 ///
 /// ## Failure
 /// No requirement throws for a broken backing store: an implementation that cannot be used says so

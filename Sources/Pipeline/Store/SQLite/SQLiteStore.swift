@@ -24,7 +24,7 @@ import Synchronization
 ///   was, and the store is off.
 /// - Reads run on the caller's task on a connection of their own and take tens of microseconds
 ///   (WAL mode: never blocked by another process's writes).
-/// - Writes are handed to a writer thread (``StoreWriter``) and committed in short batches;
+/// - Writes are handed to a writer thread (a `StoreWriter`) and committed in short batches;
 ///   eviction (least recently used, over ``capacity`` answers or ``maxBytes``) runs there too.
 ///   ``flush()`` also folds the write-ahead log into the file, so `cache.sqlite` alone holds it all.
 /// - Budgets run on connections of their own that never wait inside SQLite: a busy lock is
@@ -77,6 +77,7 @@ public final class SQLiteStore: SharedStore {
   /// used is returned off, after `report` was told why in one line.
   ///
   /// - Parameters:
+  ///   - directory: the folder that holds `cache.sqlite`; created when missing.
   ///   - capacity: most answers kept (`--cache-size`); by default the memory cache's default.
   ///   - maxBytes: most bytes of encoded answers kept.
   ///   - wallClock: stamps answers and requests.

@@ -85,6 +85,30 @@ import Testing
     await store.flush()
   }
 
+  /// The landing page of Pipeline's documentation (Pipeline.docc/Pipeline.md): a replay in virtual time.
+  @Test func pipelineLandingPageExample() throws {
+    let recording = [
+      #"{"at_ms":0,"term":"tay"}"#,
+      #"{"at_ms":150,"term":"taylor"}"#,         // "tay" never settles
+      #"{"at_ms":500,"term":"taylor swift"}"#,   // "taylor" settled at 450 ms; its search is in flight
+      #"{"at_ms":2000,"term":"taylor swift"}"#,  // the same text again
+    ]
+    var lines = recording.enumerated().makeIterator()
+    let driver = ReplayDriver { clock in CatalogSource(latency: .milliseconds(400), clock: clock) }
+    let shown = Recorder<String>()  // StreamsTesting
+    let summary = try driver.run(sink: { event in
+      shown.append("\(event.atMilliseconds) ms: " + [event.typeName, event.term].compactMap { $0 }.joined(separator: " "))
+    }) {
+      lines.next().map { InputLineParser.parse($0.element, line: $0.offset + 1) }
+    }
+    // shown.values == ["450 ms: search taylor", "800 ms: cancelled taylor",
+    //                  "800 ms: search taylor swift", "1200 ms: results taylor swift", "2000 ms: summary"]
+    // summary.searches == 2, summary.cancellations == 1
+    #expect(shown.values == ["450 ms: search taylor", "800 ms: cancelled taylor",
+                             "800 ms: search taylor swift", "1200 ms: results taylor swift", "2000 ms: summary"])
+    #expect(summary.searches == 2 && summary.cancellations == 1)
+  }
+
   @Test func searchPipeline() async {
     let keystrokes = AsyncFeed<InputRecord>()
     keystrokes.yield(.keystroke(Keystroke(term: "taylor swift"), line: 1))

@@ -81,6 +81,25 @@ import Testing
     }
   }
 
+  @Test func aLockHeldForTheWholeRunIsSaidOnceAtTheEnd() async throws {
+    let directory = try freshDirectory()
+    _ = SQLiteStore.open(directory: directory) { line in Issue.record("unexpected report: \(line)") }
+    let database = try TestDatabase(cacheFile(directory))
+    try database.rows("BEGIN EXCLUSIVE")
+    defer { _ = try? database.rows("COMMIT") }
+    try await withStandIn(echoAnswers) { server in
+      // No budget: the search goes on while the store waits; the run ends before the lock goes.
+      let result = try await runWithDisk(server, directory, terms: ["held"], ["--rate-limit", "none"])
+      let events = try checkedEvents(result)
+      #expect(events.filter { $0.type == "results" }.count == 1)
+      #expect(events.last?.disk == "off")
+      let lines = stderrLines(result)
+      #expect(
+        lines.count == 1 && lines.first?.contains("held its lock for the whole run") == true,
+        "the answers not kept are said once: \(lines)")
+    }
+  }
+
   @Test func eightProcessesStartingTogetherOnANewDirectoryAllUseTheStore() async throws {
     try await withStandIn(echoAnswers) { server in
       for round in 0..<3 {

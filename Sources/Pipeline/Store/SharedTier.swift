@@ -55,10 +55,14 @@ final class SharedTier: Sendable {
   }
 
   /// Whether the store was in use, for the summary: once every write handed over is where other
-  /// processes find it.
+  /// processes find it. A store still starting as the run ends (another process held its lock
+  /// the whole run) is turned off, so the user is told once why this run's answers were not kept.
   func summaryStatus() async -> DiskTierStatus {
     // The store's writes are another thread's (or server's): in a replay, virtual time must wait.
     await withExternalWork { await store.flush() }
+    if store.status == .starting {
+      store.turnOff(because: "another process held its lock for the whole run; this run's answers were not stored")
+    }
     return store.status == .on ? .on : .off
   }
 

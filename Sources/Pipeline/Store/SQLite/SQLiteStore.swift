@@ -71,6 +71,9 @@ public final class SQLiteStore: SharedStore {
     /// When it last tried to open, and whether a caller is trying now.
     var lastAttempt: Int64 = 0
     var attempting = false
+    /// Between the status turning off and the line that says why; flushes wait meanwhile.
+    var turningOff = false
+    var turnOffWaiters: [CheckedContinuation<Void, Never>] = []
   }
 
   /// Opens (creating if needed) `directory/cache.sqlite`. Never throws: a store that cannot be
@@ -213,8 +216,24 @@ public final class SQLiteStore: SharedStore {
   /// Returns once every write handed over so far is committed and the write-ahead log folded into
   /// the file (or dropped, the store being off); at once while the store is starting.
   public func flush() async {
-    guard isUsable() else { return }
+    guard isUsable() else {
+      await turnedOff()
+      return
+    }
     await writer.flush()
+  }
+
+  /// Returns once a turn-off under way has been reported: a caller that saw the store off (the
+  /// run's summary, then the exit) must not outrun the line that says why.
+  private func turnedOff() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waiting = state.withLock { state -> Bool in
+        guard state.turningOff else { return false }
+        state.turnOffWaiters.append(continuation)
+        return true
+      }
+      if !waiting { continuation.resume() }
+    }
   }
 
   /// Turns the store off, reporting `reason` once.
@@ -233,13 +252,22 @@ public final class SQLiteStore: SharedStore {
     let first = state.withLock { state -> Bool in
       if case .off = state.status { return false }
       state.status = .off(reason: reason)
+      state.turningOff = true
       return true
     }
     guard first else { return }
+    // Said before the writer stops: stopping answers the flushes that wait, and the run may end
+    // right after them.
+    report(Self.offLine(reason))
     writer.stop()
     readers.drain()
     budgets.drain()
-    report(Self.offLine(reason))
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.turningOff = false
+      defer { state.turnOffWaiters.removeAll() }
+      return state.turnOffWaiters
+    }
+    for waiter in waiters { waiter.resume() }
   }
 
   /// Whether reads and writes may go ahead now: on, or starting and opened by this call.

@@ -28,25 +28,14 @@ public enum OwnThread {
 
   /// What `work` returns or throws, computed on a new thread while the caller is suspended.
   ///
-  /// The thread runs at the lowest priority (nice 19): this is for seconds of computation, and
-  /// the tests that bound real time (a child must exit within 100 ms of a signal) must not wait
-  /// behind it for a CPU. Cancelling the caller does not stop `work`: keep it bounded.
+  /// The thread runs at the process's own priority. (It once ran at nice 19, so that a child's
+  /// 100 ms exit bound would not wait behind a replay for a CPU; that bound is the benchmark's
+  /// now, and at nice 19 a replay on a loaded machine, or beside two CPU hogs, got so little CPU
+  /// that its virtual-time runner's 60 s watchdog fired.) Cancelling the caller does not stop
+  /// `work`: keep it bounded.
   public static func value<T: Sendable>(of work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-      Thread.detachNewThread {
-        lowerThisThreadsPriority()
-        continuation.resume(with: Result { try work() })
-      }
+      Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
-  }
-
-  /// Makes the calling thread the last to get a CPU; best effort.
-  private static func lowerThisThreadsPriority() {
-    #if os(Linux)
-      // Linux keeps the nice value per thread, and `who` 0 names the calling thread itself.
-      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-    #else
-      _ = setpriority(PRIO_DARWIN_THREAD, 0, PRIO_DARWIN_BG)
-    #endif
   }
 }

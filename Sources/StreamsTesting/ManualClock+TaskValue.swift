@@ -1,6 +1,5 @@
 // Awaiting a task's value on a bare ManualClock with a bound: nothing moves such a clock but the
 // test, so a test that forgot to advance it would otherwise wait for ever, silently.
-import Dispatch
 import Streams
 import Synchronization
 
@@ -26,7 +25,10 @@ extension ManualClock {
   ///
   /// - **Element:** returns the task's value as soon as it has one.
   /// - **Failure:** ``TaskValueTimeout`` when the task has not finished after `timeout` (10 s by
-  ///   default) of real time; the task is then cancelled, since nothing would end it.
+  ///   default) of real time, and after the task threads have since had a turn at what was queued
+  ///   for them (so that a task that could not even start, while other work held every task
+  ///   thread, is not taken for one that never ends); the task is then cancelled, since nothing
+  ///   would end it.
   /// - **Cancellation:** cancelling the waiting task throws `CancellationError` at once and
   ///   leaves `task` running.
   public func value<Success: Sendable>(
@@ -50,18 +52,16 @@ extension ManualClock {
     timeout: Duration, cancel: @escaping @Sendable () -> Void, _ outcome: @escaping @Sendable () async -> Value
   ) async throws -> Value {
     let race = Race<Value>()
-    let timer = DispatchWorkItem { race.settle(.timedOut) }
     let waiter = Task { race.settle(.finished(await outcome())) }
+    let limit = RealTimeLimit(after: timeout, priority: Task.currentPriority) { race.settle(.timedOut) }
     let ending = await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         race.await(continuation)
-        DispatchQueue.global().asyncAfter(
-          deadline: .now() + .nanoseconds(timeout.wholeNanoseconds), execute: timer)
       }
     } onCancel: {
       race.settle(.cancelled)
     }
-    timer.cancel()
+    limit.cancel()
     switch ending {
     case .finished(let value):
       return value

@@ -1,6 +1,5 @@
 // Waiting, without polling, until code under test has gone to sleep on a ManualClock: the step a
 // test needs before it advances the clock when the code runs on ordinary tasks.
-import Dispatch
 import Streams
 import Synchronization
 
@@ -24,22 +23,23 @@ extension ManualClock {
   /// The wait is woken by the clock itself when a sleeper registers; it never polls.
   ///
   /// - Throws: ``SleeperWaitTimeout`` when fewer than `count` sleep after `timeout` of real
-  ///   time (a bound, so that a test waiting for a sleep that never comes fails instead of
-  ///   hanging); `CancellationError` when the task is cancelled.
+  ///   time, and after the task threads have since had a turn at what was queued for them (a
+  ///   bound, so that a test waiting for a sleep that never comes fails instead of hanging, and
+  ///   code that could not run while other work held every task thread is not blamed);
+  ///   `CancellationError` when the task is cancelled.
   public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(10)) async throws {
     let id = reserveSleeperWaitID()
     let timedOut = Atomic(false)
-    let timer = DispatchWorkItem { [self] in
+    let limit = RealTimeLimit(after: timeout, priority: Task.currentPriority) { [self] in
       timedOut.store(true, ordering: .relaxed)
       abandonSleeperWait(id)
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.wholeNanoseconds), execute: timer)
     await withTaskCancellationHandler {
       await awaitSleepers(atLeast: count, id: id)
     } onCancel: {
       abandonSleeperWait(id)
     }
-    timer.cancel()
+    limit.cancel()
     try Task.checkCancellation()
     let counts = sleeperCounts
     if timedOut.load(ordering: .relaxed), counts.sleepers < count {

@@ -12,8 +12,8 @@ import Testing
 @testable import stream_search
 
 @Suite struct DocExamplesCommandLineTests {
-  @Test func everyToolDocExampleIsCopiedHere() throws {
-    let (checked, missing) = try DocExamples.uncopied(in: ["Sources/stream-search"], copiesIn: "Tests/CommandLineTests")
+  @Test func everyToolDocExampleIsCopiedHere() async throws {
+    let (checked, missing) = try await DocExamples.uncopied(in: ["Sources/stream-search"], copiesIn: "Tests/CommandLineTests")
     #expect(missing == [], "examples with no copy in Tests/CommandLineTests")
     #expect(checked >= 2)
   }

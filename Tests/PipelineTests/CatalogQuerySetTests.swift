@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 // What people type first, against the built-in catalog: 176 queries (films, artists, songs,
@@ -223,16 +224,19 @@ import Testing
   ]
 
   @Test func theQuerySetFindsWhatPeopleTypeFirst() async throws {
-    let source = CatalogSource()
-    var missed: Set<String> = []
-    var hits: [Kind: Int] = [:]
-    for query in Self.queries {
-      let first = try await source.search(SearchRequest(term: query.term, category: query.category, limit: 25)).first
-      if query.isAnsweredFirst(by: first) {
-        hits[query.kind, default: 0] += 1
-      } else {
-        missed.insert(query.term)
+    let (missed, hits) = try await OwnThread.running { () -> (Set<String>, [Kind: Int]) in
+      let source = CatalogSource()
+      var missed: Set<String> = []
+      var hits: [Kind: Int] = [:]
+      for query in Self.queries {
+        let first = try await source.search(SearchRequest(term: query.term, category: query.category, limit: 25)).first
+        if query.isAnsweredFirst(by: first) {
+          hits[query.kind, default: 0] += 1
+        } else {
+          missed.insert(query.term)
+        }
       }
+      return (missed, hits)
     }
     #expect(Self.queries.count >= 150)
     let newMisses = missed.subtracting(Self.knownMisses).sorted()
@@ -245,33 +249,38 @@ import Testing
   }
 
   @Test func theIndexAnswersTheQuerySetAsTheRankingRuleDefinesIt() async throws {
-    let catalog = BuiltInCatalog.shared
-    let source = CatalogSource()
-    for category in [Category.music, .movies, .podcasts] {
-      let candidates = (0..<catalog.count).filter { catalog.category(at: $0) == category }.map { position in
-        let names = catalog.names(at: position)
-        let folded = [names.track, names.collection, names.artist].filter { $0 != CatalogItemNames.none }
-          .map { TextFolding.words(catalog.name(Int($0))) }
-        let key = catalog.rankKey(at: position)
-        return CatalogRanking.Candidate(names: folded, popularity: key.popularity, id: key.id)
-      }
-      // Every fifth query: the definition visits every item, which is slow in a debug build.
-      for (number, query) in Self.queries.enumerated() where query.category == category && number % 5 == 0 {
-        let indexed = try await source.search(SearchRequest(term: query.term, category: category, limit: 10))
-        let defined = CatalogRanking.answer(TextFolding.words(query.term), in: candidates, limit: 10)
-        #expect(indexed.map(\.id) == defined, "\(query.term) [\(category)]")
+    try await OwnThread.running {
+      let catalog = BuiltInCatalog.shared
+      let source = CatalogSource()
+      for category in [Category.music, .movies, .podcasts] {
+        let candidates = (0..<catalog.count).filter { catalog.category(at: $0) == category }.map { position in
+          let names = catalog.names(at: position)
+          let folded = [names.track, names.collection, names.artist].filter { $0 != CatalogItemNames.none }
+            .map { TextFolding.words(catalog.name(Int($0))) }
+          let key = catalog.rankKey(at: position)
+          return CatalogRanking.Candidate(names: folded, popularity: key.popularity, id: key.id)
+        }
+        // Every fifth query: the definition visits every item, which is slow in a debug build.
+        for (number, query) in Self.queries.enumerated() where query.category == category && number % 5 == 0 {
+          let indexed = try await source.search(SearchRequest(term: query.term, category: category, limit: 10))
+          let defined = CatalogRanking.answer(TextFolding.words(query.term), in: candidates, limit: 10)
+          #expect(indexed.map(\.id) == defined, "\(query.term) [\(category)]")
+        }
       }
     }
   }
 
-  @Test func theEmbeddedCatalogReadsWhole() {
-    let catalog = BuiltInCatalog.shared
-    #expect(catalog.malformedLines == 0)
-    #expect(catalog.count > 25_000)
-    var counts: [Category: Int] = [:]
-    for position in 0..<catalog.count {
-      if let category = catalog.category(at: position) { counts[category, default: 0] += 1 }
+  @Test func theEmbeddedCatalogReadsWhole() async {
+    let (malformedLines, count, counts) = await OwnThread.running { () -> (Int, Int, [Category: Int]) in
+      let catalog = BuiltInCatalog.shared
+      var counts: [Category: Int] = [:]
+      for position in 0..<catalog.count {
+        if let category = catalog.category(at: position) { counts[category, default: 0] += 1 }
+      }
+      return (catalog.malformedLines, catalog.count, counts)
     }
+    #expect(malformedLines == 0)
+    #expect(count > 25_000)
     #expect(counts[.movies, default: 0] > 17_000)
     #expect(counts[.music, default: 0] > 8_000)
     #expect(counts[.podcasts, default: 0] >= 300)

@@ -13,8 +13,8 @@ import Testing
 @testable import Pipeline
 
 @Suite struct DocExamplesPipelineTests {
-  @Test func everyPipelineDocExampleIsCopiedHere() throws {
-    let (checked, missing) = try DocExamples.uncopied(in: ["Sources/Pipeline"], copiesIn: "Tests/PipelineTests")
+  @Test func everyPipelineDocExampleIsCopiedHere() async throws {
+    let (checked, missing) = try await DocExamples.uncopied(in: ["Sources/Pipeline"], copiesIn: "Tests/PipelineTests")
     #expect(missing == [], "examples with no copy in Tests/PipelineTests")
     #expect(checked >= 10)
   }
@@ -44,9 +44,11 @@ import Testing
   }
 
   @Test func builtInCatalogForgivesATypo() async throws {
+    try await OwnThread.running {
     let source = CatalogSource()  // the built-in catalog of real titles and names
     let songs = try await source.search(SearchRequest(term: "metalica", category: .music))
     #expect(songs.contains { $0.artistName == "Metallica" })
+    }
   }
 
   @Test func catalogLatencyInVirtualTime() {
@@ -110,6 +112,7 @@ import Testing
   }
 
   @Test func searchPipeline() async {
+    await OwnThread.running {
     let keystrokes = AsyncFeed<InputRecord>()
     keystrokes.yield(.keystroke(Keystroke(term: "taylor swift"), line: 1))
     keystrokes.finish()
@@ -119,6 +122,7 @@ import Testing
     }
     let summary = await pipeline.run(keystrokes)
     #expect(summary.searches == 1 && summary.results == 1)
+    }
   }
 
   /// Compiled, never run: it asks Apple's server.

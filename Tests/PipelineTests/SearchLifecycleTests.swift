@@ -1,5 +1,6 @@
 import Streams
 import StreamsTesting
+import TestSupport
 import Testing
 
 // Every search ends in exactly one results, error or cancelled, whatever the input; and a run
@@ -19,44 +20,46 @@ import Testing
   }
 
   @Test(arguments: 1...25 as ClosedRange<UInt64>)
-  func everySearchEndsInExactlyOneTerminalEvent(seed: UInt64) throws {
-    var configuration = PipelineConfiguration()
-    configuration.searchTimeout = .milliseconds(Int64(300 + seed * 20))
-    configuration.progressive = seed % 2 == 0
-    configuration.cacheCapacity = Int(seed % 4) * 3
-    let latency = Duration.milliseconds(Int64(seed * 37 % 900))
-    let (log, _) = try replay(Self.randomKeys(seed: seed), configuration: configuration, inputEndsAt: nil) {
-      StubSource(latency: latency, clock: $0, failures: ["zim": .server(500), "movies:*": .rateLimited])
-    }
-    var open: [String: String] = [:]
-    var searches = 0
-    var terminals = 0
-    for event in log.events {
-      let session = event.session ?? ""
-      switch event.kind {
-      case .search(let term):
-        #expect(open[session] == nil, "seed \(seed): a search started while \(open[session] ?? "") was open")
-        open[session] = term
-        searches += 1
-      case .results(let term, _, _, _), .error(let term, _), .cancelled(let term, _):
-        #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) ends no open search")
-        open[session] = nil
-        terminals += 1
-      case .partial(let term, _), .waiting(let term, _, _):
-        #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) for a search that is not open")
-      case .cleared, .inputError, .summary:
-        break
+  func everySearchEndsInExactlyOneTerminalEvent(seed: UInt64) async throws {
+    try await OwnThread.running {
+      var configuration = PipelineConfiguration()
+      configuration.searchTimeout = .milliseconds(Int64(300 + seed * 20))
+      configuration.progressive = seed % 2 == 0
+      configuration.cacheCapacity = Int(seed % 4) * 3
+      let latency = Duration.milliseconds(Int64(seed * 37 % 900))
+      let (log, _) = try replay(Self.randomKeys(seed: seed), configuration: configuration, inputEndsAt: nil) {
+        StubSource(latency: latency, clock: $0, failures: ["zim": .server(500), "movies:*": .rateLimited])
       }
+      var open: [String: String] = [:]
+      var searches = 0
+      var terminals = 0
+      for event in log.events {
+        let session = event.session ?? ""
+        switch event.kind {
+        case .search(let term):
+          #expect(open[session] == nil, "seed \(seed): a search started while \(open[session] ?? "") was open")
+          open[session] = term
+          searches += 1
+        case .results(let term, _, _, _), .error(let term, _), .cancelled(let term, _):
+          #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) ends no open search")
+          open[session] = nil
+          terminals += 1
+        case .partial(let term, _), .waiting(let term, _, _):
+          #expect(open[session] == term, "seed \(seed): \(EventLog.describe(event)) for a search that is not open")
+        case .cleared, .inputError, .summary:
+          break
+        }
+      }
+      #expect(open.isEmpty, "seed \(seed): searches never ended: \(open)")
+      #expect(searches == terminals)
+      #expect(searches > 0)
+      guard case .summary(let summary) = log.events.last?.kind else {
+        Issue.record("seed \(seed): the summary must come last")
+        return
+      }
+      #expect(summary.searches == summary.results + summary.errors + summary.cancellations)
+      #expect(log.events.map(\.seq) == Array(1...log.events.count))
     }
-    #expect(open.isEmpty, "seed \(seed): searches never ended: \(open)")
-    #expect(searches == terminals)
-    #expect(searches > 0)
-    guard case .summary(let summary) = log.events.last?.kind else {
-      Issue.record("seed \(seed): the summary must come last")
-      return
-    }
-    #expect(summary.searches == summary.results + summary.errors + summary.cancellations)
-    #expect(log.events.map(\.seq) == Array(1...log.events.count))
   }
 
   @Test func cancellingTheRunReportsOpenSearchesAsShutdownThenTheSummary() throws {

@@ -242,8 +242,8 @@ private struct Flaky: Error {}
 }
 
 extension DocExamplesTests {
-  @Test func everyDocExampleIsCopiedHere() throws {
-    let (checked, missing) = try DocExamples.uncopied(
+  @Test func everyDocExampleIsCopiedHere() async throws {
+    let (checked, missing) = try await DocExamples.uncopied(
       in: [
         "README.md", "CONTRIBUTING.md", "docs/streams.md", "Sources/Streams",
         "Sources/StreamsTesting",

@@ -9,8 +9,17 @@ public enum DocExamples {
   /// The examples of `documents` (Markdown files, or Swift files and folders of them, relative
   /// to the package root; a folder's Markdown files too, so a DocC catalog in it counts) that no
   /// Swift file in `testFolder` contains, as "path#n"; and how many examples were looked at.
+  ///
+  /// Reading and normalising every file takes seconds in a debug build, so it runs on a thread
+  /// of its own rather than hold a task thread.
   public static func uncopied(
     in documents: [String], copiesIn testFolder: String, filePath: String = #filePath
+  ) async throws -> (checked: Int, missing: [String]) {
+    try await OwnThread.value { try scan(documents, copiesIn: testFolder, filePath: filePath) }
+  }
+
+  private static func scan(
+    _ documents: [String], copiesIn testFolder: String, filePath: String
   ) throws -> (checked: Int, missing: [String]) {
     guard let root = SharedFixtures.packageRoot(filePath: filePath) else { return (0, ["no Package.swift"]) }
     let copies = try files(under: root.appendingPathComponent(testFolder), extensions: ["swift"]).map { url in

@@ -5,7 +5,9 @@ import Foundation
 /// Blocking or long synchronous work on dedicated threads.
 ///
 /// Useful for reads and writes on a child's pipes, which block until the child exits, and for
-/// seconds of synchronous computation in a test, which would hold a task thread all along. Not
+/// seconds of synchronous computation in a test, which would hold a task thread all along (a
+/// catalog indexed in a debug build, a virtual-time replay driven synchronously, a `static let`
+/// fixture whose first use every other user waits for inside `swift_once`). Not
 /// `DispatchQueue.global()`: on Linux its threads are the very threads tasks run on (the default
 /// QoS root queue), and libdispatch adds a worker beyond two per core only when none is runnable,
 /// so on a 2-core machine three blocked reads leave every test in the process one thread to share.
@@ -37,5 +39,33 @@ public enum OwnThread {
     try await withCheckedThrowingContinuation { continuation in
       Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
+  }
+
+  /// At most one CPU-bound body per core runs at a time: more would only share the cores, and
+  /// leave the task threads, and the tests bounded in real time, a smaller share of them.
+  private static let computeSlots = Slots(ProcessInfo.processInfo.activeProcessorCount)
+
+  /// What `body` returns or throws, run as part of the calling task with its jobs on a thread
+  /// of their own: for an async test body that computes for seconds between its awaits.
+  ///
+  /// Its `#expect`s count for the calling test, as its task-local values are the caller's. Child
+  /// tasks and nonisolated async functions it calls run on that thread too; actors with
+  /// executors of their own and the main actor do not (nor does a body isolated to one). At most one such body per core runs at a
+  /// time: later callers wait, suspended, for a turn. Do not call it from inside another.
+  ///
+  /// ```swift
+  /// @Test func everyNameFoldsAsTheConverterFolds() async {
+  ///   await OwnThread.running {
+  ///     let catalog = BuiltInCatalog.shared  // seconds to read in a debug build
+  ///     #expect(catalog.malformedLines == 0)
+  ///   }
+  /// }
+  /// ```
+  public static func running<T: Sendable>(_ body: @Sendable () async throws -> T) async rethrows -> T {
+    await computeSlots.acquire()
+    defer { computeSlots.release() }
+    let executor = OwnThreadExecutor()
+    defer { executor.close() }
+    return try await withTaskExecutorPreference(executor) { try await body() }
   }
 }

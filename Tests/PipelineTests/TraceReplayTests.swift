@@ -26,12 +26,13 @@ import Testing
   }
 
   // Each replay runs on a thread of its own (seconds of synchronous driving would hold a task
-  // thread), all four at once, so that they preempt one another at different places each run.
+  // thread), one per core at a time, side by side, so that they preempt one another at different
+  // places each run.
   @Test func replayOfTheProjectsEightSessionRecordingIsIdenticalOnEveryRun() async throws {
     let keys = GeneratedTrace.keys(seed: 3, count: 4_000, sessions: 8)
     let recording = keys.map(\.jsonLine).joined(separator: "\n")
     let replays = try await withThrowingTaskGroup(of: [String].self) { group in
-      for _ in 0..<4 { group.addTask { try await OwnThread.value { try Self.replay(recording) } } }
+      for _ in 0..<4 { group.addTask { try await OwnThread.running { try Self.replay(recording) } } }
       return try await group.reduce(into: [[String]]()) { $0.append($1) }
     }
     let first = try #require(replays.first)

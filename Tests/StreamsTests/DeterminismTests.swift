@@ -1,6 +1,6 @@
 // The same input gives the same output, event for event and instant for instant, on every run:
-// 10,000 recorded elements through debounce, removeDuplicates and cancel-previous, eight times
-// at once.
+// 10,000 recorded elements through debounce, removeDuplicates and cancel-previous, eight times,
+// side by side.
 import Streams
 import StreamsTesting
 import TestSupport
@@ -53,13 +53,15 @@ import Testing
     return try runner.finish(task)
   }
 
-  // Eight replays at once, each on a thread of its own (a replay drives its runner synchronously,
-  // and would hold a task thread for seconds): on two cores they preempt one another at places no
-  // two runs share, which varies the real threads' timing far more than fifty replays one after
-  // another on an idle core did, at a sixth of the CPU. Virtual time must make that invisible.
+  // Eight replays, each on a thread of its own (a replay drives its runner synchronously, and
+  // would hold a task thread for seconds), one per core at a time so that they never crowd out
+  // the rest of the suite: side by side, and beside the other tests, they preempt one another at
+  // places no two runs share, which varies the real threads' timing far more than fifty replays
+  // one after another on an idle core did, at a sixth of the CPU. Virtual time must make that
+  // invisible.
   @Test func aRecordedInputReplaysIdenticallyEvenWhenReplaysRunAtOnce() async throws {
     let replays = try await withThrowingTaskGroup(of: [String].self) { group in
-      for _ in 0..<8 { group.addTask { try await OwnThread.value { try Self.replay() } } }
+      for _ in 0..<8 { group.addTask { try await OwnThread.running { try Self.replay() } } }
       return try await group.reduce(into: [[String]]()) { $0.append($1) }
     }
     let first = try #require(replays.first)

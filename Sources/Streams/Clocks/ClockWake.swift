@@ -1,13 +1,16 @@
 // The one way the operators wait for a deadline. On a ManualClock (tests, replay) a wake-up is a
-// call the clock makes when time reaches it, on the thread moving time: no task, no job. On any
-// other clock it is a task that sleeps and then calls, which is what a real clock needs.
+// call the clock makes when time reaches it, on the thread moving time: no task, no job. On
+// ContinuousClock and SuspendingClock it is an entry in the clock's one timer (ClockTimers), so
+// a live session costs what a replayed one does. On any other clock, a task sleeps, then calls.
 
 /// A call scheduled on a clock, with no task where the clock allows it.
 ///
 /// Useful for timers in fused code (see ``PushableAsyncSequence``): on a ``ManualClock`` (tests,
 /// a ``VirtualTimeRunner``'s replay) the call is made by whoever moves time to the deadline, on
-/// that thread, with no task and no job; on any other clock a task sleeps until the deadline and
-/// then calls.
+/// that thread, with no task and no job. On `ContinuousClock` and `SuspendingClock` it is an entry
+/// in the clock's one timer: one task per clock sleeps until the earliest entry and makes the calls
+/// due, one after another in the order they were scheduled. On any other clock a task sleeps until
+/// the deadline and then calls.
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -26,6 +29,8 @@
 public struct ClockWake: Sendable {
   @usableFromInline enum Kind: Sendable {
     case scheduled(ManualClock, UInt64)
+    /// An entry in a live clock's one timer.
+    case queued(any ClockTimerCancelling, UInt64)
     case sleeping(Task<Void, Never>)
     /// The deadline had passed: the action ran at once.
     case ran
@@ -40,6 +45,12 @@ public struct ClockWake: Sendable {
   ) -> ClockWake {
     if let manual = clock as? ManualClock, let instant = deadline as? ManualClock.Instant {
       return scheduleManual(manual, at: instant, action)
+    }
+    if let instant = deadline as? ContinuousClock.Instant, clock is ContinuousClock {
+      return scheduleQueued(LiveClockTimers.continuous, at: instant, action)
+    }
+    if let instant = deadline as? SuspendingClock.Instant, clock is SuspendingClock {
+      return scheduleQueued(LiveClockTimers.suspending, at: instant, action)
     }
     let task = Task(inheritingExecutor: {
       // Cancelled: whoever cancelled it has taken its place.
@@ -59,6 +70,16 @@ public struct ClockWake: Sendable {
     return ClockWake(kind: .scheduled(clock, id))
   }
 
+  @usableFromInline static func scheduleQueued<Live: Clock>(
+    _ timers: ClockTimers<Live>, at deadline: Live.Instant, _ action: @escaping @Sendable () -> Void
+  ) -> ClockWake {
+    guard let id = timers.schedule(at: deadline, action) else {
+      action()
+      return ClockWake(kind: .ran)
+    }
+    return ClockWake(kind: .queued(timers, id))
+  }
+
   @inlinable init(kind: Kind) { self.kind = kind }
 
   /// Stops the call if it has not been made; one running or made is not affected.
@@ -68,6 +89,7 @@ public struct ClockWake: Sendable {
   @usableFromInline func cancelWake() {
     switch kind {
     case .scheduled(let clock, let id): clock.cancelScheduled(id)
+    case .queued(let timers, let id): timers.cancel(id)
     case .sleeping(let task): task.cancel()
     case .ran: break
     }

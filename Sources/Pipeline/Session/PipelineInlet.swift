@@ -15,7 +15,7 @@ import Synchronization
 ///   session's last search has answered.
 /// - Cancellation: ``cancel()`` stops every session's operators (their searches are cancelled)
 ///   and makes ``ended()`` return at once; later sends are ignored.
-final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
+final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Duration == Duration {
   private struct State {
     var router: SessionRouter<C>
     /// Sessions started and not yet ended.
@@ -110,7 +110,7 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Starts a new session's operators on `feed`, and the idle sweep if it is not running.
   private func start(_ feed: AsyncFeed<SearchTerm>, session name: String?) {
-    let operators = session.start(feed, session: name) { [self] in sessionEnded() }
+    let operators = session.start(feed, session: name, observer: self)
     let mustScheduleSweep = state.withLock { state -> Bool in
       state.router.started(operators, for: name)
       guard !state.sweepScheduled else { return false }
@@ -120,7 +120,7 @@ final class PipelineInlet<C: Clock>: Sendable where C.Duration == Duration {
     if mustScheduleSweep { scheduleSweep() }
   }
 
-  private func sessionEnded() {
+  func sessionEnded() {
     state.withLock { $0.open -= 1 }
     resumeWaiterIfDone()
   }

@@ -30,17 +30,37 @@ import Synchronization
 /// - **One consumer**: a second one, waiting while the first waits or iterating while a
 ///   receiver is subscribed, gets the end at once (a second receiver `end(SecondConsumerError())`);
 ///   nothing crashes, nothing hangs, and the first consumer keeps every element.
-public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSequence, Sendable {
-  @usableFromInline struct State: Sendable {
+public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSequence, PushCancellable, Sendable {
+  /// Who consumes the feed: a task pulling (or nobody yet), or a receiver.
+  @usableFromInline enum State: Sendable {
     /// Until a receiver subscribes: the elements waiting for a task, and the task waiting.
-    @usableFromInline var pulled = PullBuffer<Element>()
+    case pulled(PullBuffer<Element>)
     /// Once a receiver has subscribed: what is delivered to it.
-    @usableFromInline var pushed: PushOutput<Element>?
+    case pushed(PushOutput<Element>)
+    /// Only while a payload is changed in place, so that its queue is not copied.
+    case changing
 
-    @inlinable init() {}
+    /// Changes the pulled side; nil when a receiver has subscribed.
+    @inlinable mutating func pulled<Result>(_ change: (inout PullBuffer<Element>) -> Result) -> Result? {
+      guard case .pulled(var buffer) = self else { return nil }
+      self = .changing
+      defer { self = .pulled(buffer) }
+      return change(&buffer)
+    }
+
+    /// Changes the pushed side; nil while nobody has subscribed.
+    @inlinable mutating func pushed<Result>(_ change: (inout PushOutput<Element>) -> Result) -> Result? {
+      guard case .pushed(var output) = self else { return nil }
+      self = .changing
+      defer { self = .pushed(output) }
+      return change(&output)
+    }
+
+    /// The next delivery to the receiver, if one subscribed.
+    @inlinable mutating func nextDelivery() -> PushDelivery<Element>? { pushed { $0.next() } ?? nil }
   }
 
-  @usableFromInline let state = Mutex(State())
+  @usableFromInline let state = Mutex(State.pulled(PullBuffer()))
 
   /// Creates an empty feed.
   @inlinable public init() {}
@@ -49,67 +69,64 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   /// cancellation.
   @inlinable public func yield(_ element: Element) {
     let (resumption, delivery) = state.withLock { state -> (Resumption<Element>?, PushDelivery<Element>?) in
-      guard state.pushed != nil else { return (state.pulled.send(element), nil) }
-      return (nil, state.pushed?.send(element))
+      if let delivery = state.pushed({ $0.send(element) }) { return (nil, delivery) }
+      return (state.pulled { $0.send(element) } ?? nil, nil)
     }
     resumption?.resume()
-    deliver(delivery, thenDrain: state) { $0.pushed?.next() }
+    deliver(delivery, thenDrain: state) { $0.nextDelivery() }
   }
 
   /// Ends the sequence after the buffered elements.
   @inlinable public func finish() {
     let (resumption, delivery) = state.withLock { state -> (Resumption<Element>?, PushDelivery<Element>?) in
-      guard state.pushed != nil else { return (state.pulled.finish(), nil) }
-      return (nil, state.pushed?.finish())
+      if let delivery = state.pushed({ $0.finish() }) { return (nil, delivery) }
+      return (state.pulled { $0.finish() } ?? nil, nil)
     }
     resumption?.resume()
-    deliver(delivery, thenDrain: state) { $0.pushed?.next() }
+    deliver(delivery, thenDrain: state) { $0.nextDelivery() }
   }
 
   /// Pushes every element, then the end, to `receiver`; see ``PushableAsyncSequence``.
   /// A second subscriber, or one while a task waits in `next()`, gets `end(SecondConsumerError())`
   /// at once and a subscription that does nothing; the first consumer is unaffected.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    connect(receiver)
+    connect(receiver, route: .pushed)
   }
 
-  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
+  @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
     let attached = state.withLock { state -> (Bool, PushDelivery<Element>?) in
-      guard state.pushed == nil, state.pulled.consumer == nil else { return (false, nil) }
+      guard case .pulled(var pulled) = state, pulled.consumer == nil else { return (false, nil) }
       // Elements fed before the subscription are delivered now, on this thread, in order.
       var output = PushOutput(receiver: receiver)
-      while let element = state.pulled.queue.popFirst() { output.queue.append(element) }
+      while let element = pulled.queue.popFirst() { output.queue.append(element) }
       var first: PushDelivery<Element>?
-      if state.pulled.isEnded { first = output.finish() }
+      if pulled.isEnded { first = output.finish() }
       if first == nil, output.queue.count > 0 {
         output.delivering = true
         first = output.next()
       }
-      state.pushed = output
+      state = .pushed(output)
       return (true, first)
     }
     guard attached.0 else {
-      receiver.end(SecondConsumerError())
+      receiver.receiveEnd(SecondConsumerError())
       return PushSubscription {}
     }
-    deliver(attached.1, thenDrain: state) { $0.pushed?.next() }
-    return PushSubscription { [self] in cancel() }
+    deliver(attached.1, thenDrain: state) { $0.nextDelivery() }
+    return PushSubscription(self)
   }
 
   /// The next element, or nil when finished or when the consuming task was cancelled. Nil at
   /// once, too, for a second consumer: a task calling this while another waits in it, or while
   /// the feed has a subscriber (the first consumer keeps every element).
   @inlinable public func next() async -> Element? {
-    let ready = state.withLock { state -> Result<Element?, any Error>? in
-      guard state.pushed == nil else { return .success(nil) }
-      return state.pulled.poll()
-    }
+    // A subscribed feed's elements are the receiver's: nil.
+    let ready = state.withLock { $0.pulled { $0.poll() } ?? .success(nil) }
     if let ready { return (try? ready.get()) ?? nil }
     return await withTaskCancellationHandler {
       let element = try? await withUnsafeThrowingContinuation { continuation in
         state.withLock { state -> Resumption<Element>? in
-          guard state.pushed == nil else { return Resumption(continuation, .success(nil)) }
-          return state.pulled.wait(continuation)
+          state.pulled { $0.wait(continuation) } ?? Resumption(continuation, .success(nil))
         }?.resume()
       }
       return element ?? nil
@@ -120,8 +137,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
 
   @inlinable func cancel() {
     state.withLock { state -> Resumption<Element>? in
-      state.pushed?.cancel()
-      return state.pulled.cancel()
+      state.pushed { $0.cancel() }
+      return state.pulled { $0.cancel() } ?? nil
     }?.resume()
   }
 

@@ -34,6 +34,14 @@ package struct FIFOQueue<Element> {
     return element
   }
 
+  /// Frees the buffer when nothing is queued (a queue that is rarely used, in each of many
+  /// objects, should not keep one).
+  @inlinable package mutating func freeIfEmpty() {
+    guard count == 0, storage.capacity > 0 else { return }
+    storage = []
+    head = 0
+  }
+
   /// Drops every queued element.
   @inlinable package mutating func removeAll() {
     storage.removeAll()

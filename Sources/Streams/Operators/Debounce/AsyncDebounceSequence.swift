@@ -87,9 +87,16 @@ where Base.Element: Sendable, C.Duration == Duration {
     self.quietPeriod = quietPeriod
   }
 
+  /// The same debounce over another base of the same type. Its closure is copied as it is
+  /// stored: a chain built once and rebased per session (the pipeline's) converts no closure
+  /// per session, and each conversion would allocate.
+  @inlinable package func replacingBase(_ base: Base) -> Self {
+    Self(base: base, clock: clock, quietPeriod: quietPeriod)
+  }
+
   /// Creates the iterator; iteration of the base starts on its first `next()`.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(pulled: PulledIterator(subscribe: { [self] receiver in connect(receiver) }))
+    Iterator(pulled: PulledIterator(subscribe: { [self] receiver, route in connect(receiver, route: route) }))
   }
 
   /// Produces the debounced elements; see ``AsyncDebounceSequence``.
@@ -106,8 +113,8 @@ where Base.Element: Sendable, C.Duration == Duration {
 }
 
 extension AsyncDebounceSequence: PushedSequence {
-  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    DebounceStorage.subscribe(receiver, to: base, clock: clock, quietPeriod: quietPeriod)
+  @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
+    DebounceStorage.subscribe(receiver, route: route, to: base, clock: clock, quietPeriod: quietPeriod)
   }
 }
 
@@ -116,6 +123,6 @@ extension AsyncDebounceSequence: PushableAsyncSequence where Base: PushableAsync
   /// task (on a ``ManualClock`` the timer is a call the clock makes; on a live clock, an entry
   /// in the clock's one timer). Same semantics as iterating; see ``AsyncDebounceSequence``.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    connect(receiver)
+    connect(receiver, route: .pushed)
   }
 }

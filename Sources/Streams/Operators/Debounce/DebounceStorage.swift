@@ -10,7 +10,8 @@ import Synchronization
 /// @inlinable throughout so that it is specialised for the element and clock of the module that
 /// uses it (see PushOutput.swift).
 @usableFromInline
-final class DebounceStorage<Element: Sendable, C: Clock>: Sendable where C.Duration == Duration {
+final class DebounceStorage<Element: Sendable, C: Clock>: PushInput, PushCancellable, Sendable
+where C.Duration == Duration {
   @usableFromInline typealias Machine = DebounceStateMachine<Element, C.Instant>
 
   @usableFromInline struct State: Sendable {
@@ -33,17 +34,13 @@ final class DebounceStorage<Element: Sendable, C: Clock>: Sendable where C.Durat
 
   /// Debounces what `base` pushes and pushes the settled elements to `receiver`.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Element>, to base: Base, clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration
+    _ receiver: PushReceiver<Element>, route: PullRoute, to base: Base, clock: C,
+    quietPeriod: @escaping @Sendable (Element) -> Duration
   ) -> PushSubscription where Base.Element == Element {
     let storage = DebounceStorage(clock: clock, quietPeriod: quietPeriod, receiver: receiver)
-    let upstream = pushElements(
-      of: base,
-      to: PushReceiver(
-        element: { [storage] element in storage.receive(element) },
-        end: { [storage] error in storage.baseEnded(error) },
-        route: receiver.route.throughTimedStage))
+    let upstream = pushElements(of: base, to: PushReceiver(storage), route: route.throughTimedStage)
     storage.state.withLock { $0.upstream.connected(upstream) }?.cancel()
-    return PushSubscription { [storage] in storage.cancel() }
+    return PushSubscription(storage)
   }
 
   /// One element of the base.
@@ -54,7 +51,7 @@ final class DebounceStorage<Element: Sendable, C: Clock>: Sendable where C.Durat
   }
 
   /// The base ended: finished (nil) or failed.
-  @inlinable func baseEnded(_ error: (any Error)?) {
+  @inlinable func receiveEnd(_ error: (any Error)?) {
     decide { state in
       state.upstream.ended()
       return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()

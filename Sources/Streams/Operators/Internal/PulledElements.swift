@@ -13,7 +13,7 @@ import Synchronization
 ///   subscription, and `next()` returns nil from then on.
 /// - A second task calling `next()` while one waits gets ``SecondConsumerError`` at once.
 @usableFromInline
-final class PulledElements<Element: Sendable>: PullGate, Sendable {
+final class PulledElements<Element: Sendable>: PullGate, PushInput, Sendable {
   @usableFromInline struct State: Sendable {
     @usableFromInline var buffer = PullBuffer<Element>()
     /// Whether the stage has been subscribed to (or no longer needs to be).
@@ -63,11 +63,11 @@ final class PulledElements<Element: Sendable>: PullGate, Sendable {
     case wait
   }
 
-  @usableFromInline let subscribe: @Sendable (PushReceiver<Element>) -> PushSubscription
+  @usableFromInline let subscribe: @Sendable (PushReceiver<Element>, PullRoute) -> PushSubscription
   @usableFromInline let state = Mutex(State())
 
   /// A consumer of what `subscribe` pushes; nothing is subscribed before the first `next()`.
-  @inlinable init(subscribe: @escaping @Sendable (PushReceiver<Element>) -> PushSubscription) {
+  @inlinable init(subscribe: @escaping @Sendable (PushReceiver<Element>, PullRoute) -> PushSubscription) {
     self.subscribe = subscribe
   }
 
@@ -79,10 +79,7 @@ final class PulledElements<Element: Sendable>: PullGate, Sendable {
         for pump in pumps { pump.resume() }
         return try result.get()
       case .connect:
-        let subscription = subscribe(
-          PushReceiver(
-            element: { [self] element in receive(element) }, end: { [self] error in receiveEnd(error) },
-            route: .consumerDriven(self)))
+        let subscription = subscribe(PushReceiver(self), .consumerDriven(self))
         state.withLock { $0.upstream.connected(subscription) }?.cancel()
       case .drive(let pump):
         _ = await pump.step()
@@ -154,7 +151,7 @@ struct PulledIterator<Element: Sendable>: Sendable {
   @usableFromInline let elements: PulledElements<Element>
   @usableFromInline let lifetime: IteratorLifetime
 
-  @inlinable init(subscribe: @escaping @Sendable (PushReceiver<Element>) -> PushSubscription) {
+  @inlinable init(subscribe: @escaping @Sendable (PushReceiver<Element>, PullRoute) -> PushSubscription) {
     let elements = PulledElements(subscribe: subscribe)
     self.elements = elements
     lifetime = IteratorLifetime { elements.cancel() }

@@ -18,8 +18,8 @@ enum PushDelivery<Element: Sendable>: Sendable {
 
   @inlinable func deliver() {
     switch self {
-    case .element(let receiver, let element): receiver.element(element)
-    case .end(let receiver, let error): receiver.end(error)
+    case .element(let receiver, let element): receiver.receive(element)
+    case .end(let receiver, let error): receiver.receiveEnd(error)
     }
   }
 }
@@ -77,6 +77,9 @@ struct PushOutput<Element: Sendable>: Sendable {
       return nil
     }
     if let element = queue.popFirst() { return .element(receiver, element) }
+    // A stage queues rarely (a receiver re-entering it, two threads producing at once): its
+    // buffer goes rather than stay allocated in each of many idle stages.
+    queue.freeIfEmpty()
     guard let end else {
       delivering = false
       return nil

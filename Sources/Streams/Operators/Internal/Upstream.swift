@@ -9,9 +9,10 @@
 /// operator adopts when its base does.
 @usableFromInline
 protocol PushedSequence<Element>: AsyncSequence, Sendable where Element: Sendable {
-  /// Starts pushing to `receiver`: elements, then the end. Cancel the returned subscription to
-  /// stop it (the receiver then hears nothing more).
-  func connect(_ receiver: PushReceiver<Element>) -> PushSubscription
+  /// Starts pushing to `receiver`: elements, then the end. `route` says whether a task pulls at
+  /// the end of the chain. Cancel the returned subscription to stop it (the receiver then hears
+  /// nothing more).
+  func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription
 }
 
 /// Whether a task pulls at the end of a chain, and so how a base that cannot push is iterated.
@@ -52,14 +53,15 @@ protocol DrivenPump: AnyObject, Sendable {
   func step() async -> Bool
 }
 
-/// Subscribes `receiver` to `base`: pushed when the base can push, else through a pump.
+/// Subscribes `receiver` to `base`: pushed when the base can push, else through a pump, run the
+/// way `route` says.
 @inlinable
-func pushElements<Base: AsyncSequence & Sendable>(of base: Base, to receiver: PushReceiver<Base.Element>)
-  -> PushSubscription
-where Base.Element: Sendable {
-  if let pushed = base as? any PushedSequence<Base.Element> { return pushed.connect(receiver) }
+func pushElements<Base: AsyncSequence & Sendable>(
+  of base: Base, to receiver: PushReceiver<Base.Element>, route: PullRoute
+) -> PushSubscription where Base.Element: Sendable {
+  if let pushed = base as? any PushedSequence<Base.Element> { return pushed.connect(receiver, route: route) }
   if let pushable = base as? any PushableAsyncSequence<Base.Element> { return pushable.subscribe(receiver) }
-  return BasePump.start(base, pushingTo: receiver)
+  return BasePump.start(base, pushingTo: receiver, route: route)
 }
 
 /// Iterates a base that cannot push, pushing each element to a receiver.
@@ -77,10 +79,12 @@ final class BasePump<Base: AsyncSequence & Sendable>: DrivenPump, @unchecked Sen
   }
 
   /// Starts iterating `base` for `receiver`, the way its route says.
-  @inlinable static func start(_ base: Base, pushingTo receiver: PushReceiver<Base.Element>) -> PushSubscription {
+  @inlinable static func start(_ base: Base, pushingTo receiver: PushReceiver<Base.Element>, route: PullRoute)
+    -> PushSubscription
+  {
     let pump = BasePump(iterator: base.makeAsyncIterator(), receiver: receiver)
     let task: Task<Void, Never>
-    switch receiver.route {
+    switch route {
     case .consumerDriven(let gate):
       // The consumer's task iterates: its cancellation is the base's, as for any iteration.
       gate.drive(pump)
@@ -101,13 +105,13 @@ final class BasePump<Base: AsyncSequence & Sendable>: DrivenPump, @unchecked Sen
   @inlinable func step() async -> Bool {
     do {
       guard let element = try await iterator.next() else {
-        receiver.end(nil)
+        receiver.receiveEnd(nil)
         return false
       }
-      receiver.element(element)
+      receiver.receive(element)
       return true
     } catch {
-      receiver.end(error)
+      receiver.receiveEnd(error)
       return false
     }
   }

@@ -51,7 +51,7 @@ where Base.Element: Sendable {
 
   /// Creates the iterator; iteration of the bases starts on its first `next()`.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(pulled: PulledIterator(subscribe: { [self] receiver in connect(receiver) }))
+    Iterator(pulled: PulledIterator(subscribe: { [self] receiver, route in connect(receiver, route: route) }))
   }
 
   /// Produces the merged elements; see ``AsyncMergeSequence``.
@@ -68,7 +68,7 @@ where Base.Element: Sendable {
 }
 
 extension AsyncMergeSequence: PushedSequence {
-  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    MergeStorage.subscribe(receiver, to: bases)
+  @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
+    MergeStorage.subscribe(receiver, route: route, to: bases)
   }
 }

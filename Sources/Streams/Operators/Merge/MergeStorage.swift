@@ -8,7 +8,7 @@ import Synchronization
 /// @inlinable throughout so that it is specialised for the bases of the module that uses it
 /// (see PushOutput.swift).
 @usableFromInline
-final class MergeStorage<Element: Sendable>: Sendable {
+final class MergeStorage<Element: Sendable>: PushCancellable, Sendable {
   @usableFromInline typealias Machine = MergeStateMachine<Element>
 
   @usableFromInline struct State: Sendable {
@@ -41,21 +41,20 @@ final class MergeStorage<Element: Sendable>: Sendable {
 
   /// Pushes what every one of `bases` pushes to `receiver`.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Element>, to bases: [Base]
+    _ receiver: PushReceiver<Element>, route: PullRoute, to bases: [Base]
   ) -> PushSubscription where Base.Element == Element {
     let storage = MergeStorage(bases: bases.count, receiver: receiver)
     // Each base goes on by itself: a pulling consumer paces their pumps, one element each.
-    let route = receiver.route.throughTimedStage
     for (index, base) in bases.enumerated() {
       let upstream = pushElements(
         of: base,
         to: PushReceiver(
           element: { [storage] element in storage.decide { $0.machine.element(element) } },
-          end: { [storage] error in storage.baseEnded(index, error) }, route: route))
+          end: { [storage] error in storage.baseEnded(index, error) }), route: route.throughTimedStage)
       storage.state.withLock { $0.upstreams[index].connected(upstream) }?.cancel()
     }
     storage.decide { $0.machine.basesConnected() }
-    return PushSubscription { [storage] in storage.cancel() }
+    return PushSubscription(storage)
   }
 
   /// The receiver left: every base still running is cancelled.

@@ -3,23 +3,53 @@
 
 /// Where a ``PushableAsyncSequence`` delivers.
 public struct PushReceiver<Element: Sendable>: Sendable {
+  /// The two closures a user gives, or a stage of this package, which takes both calls itself
+  /// (no closure to allocate per subscription: a session of the pipeline has several).
+  @usableFromInline enum Target: Sendable {
+    case closures(element: @Sendable (Element) -> Void, end: @Sendable ((any Error)?) -> Void)
+    case stage(any PushInput<Element>)
+  }
+
+  @usableFromInline let target: Target
+
   /// Takes one element.
-  public let element: @Sendable (Element) -> Void
+  public var element: @Sendable (Element) -> Void {
+    switch target {
+    case .closures(let element, _): element
+    case .stage(let stage): { stage.receive($0) }
+    }
+  }
+
   /// Takes the end: nil when the sequence finished, else its failure.
-  public let end: @Sendable ((any Error)?) -> Void
-  /// Whether a task pulls at the end of the chain, and how a base that cannot push is iterated.
-  @usableFromInline let route: PullRoute
+  public var end: @Sendable ((any Error)?) -> Void {
+    switch target {
+    case .closures(_, let end): end
+    case .stage(let stage): { stage.receiveEnd($0) }
+    }
+  }
 
   /// A receiver of elements and of the end; see ``PushableAsyncSequence`` for when each is called.
   public init(element: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void) {
-    self.init(element: element, end: end, route: .pushed)
+    target = .closures(element: element, end: end)
   }
 
-  @inlinable init(
-    element: @escaping @Sendable (Element) -> Void, end: @escaping @Sendable ((any Error)?) -> Void, route: PullRoute
-  ) {
-    self.element = element
-    self.end = end
-    self.route = route
+  /// A receiver that takes both calls itself, with no closure to allocate: a stage of this
+  /// package, or the pipeline's per-session sink.
+  @inlinable package init(_ stage: any PushInput<Element>) { target = .stage(stage) }
+
+  /// Hands over one element.
+  @inlinable func receive(_ element: Element) {
+    switch target {
+    case .closures(let receive, _): receive(element)
+    case .stage(let stage): stage.receive(element)
+    }
+  }
+
+  /// Hands over the end: nil when the sequence finished, else its failure.
+  @inlinable func receiveEnd(_ error: (any Error)?) {
+    switch target {
+    case .closures(_, let end): end(error)
+    case .stage(let stage): stage.receiveEnd(error)
+    }
   }
 }

@@ -51,11 +51,17 @@ where Base.Element: Sendable {
     self.key = key
   }
 
+  /// The same operator over another base of the same type, its closure copied as it is stored
+  /// (see `AsyncDebounceSequence.replacingBase(_:)`).
+  @inlinable package func replacingBase(_ base: Base) -> Self {
+    Self(base: base, key: key)
+  }
+
   /// Creates the iterator.
   @inlinable public func makeAsyncIterator() -> Iterator {
     // Erased: a @Sendable closure may not capture `Key`'s metatype, which need not be Sendable.
     let stage: any PushedSequence<Element> = self
-    return Iterator(pulled: PulledIterator(subscribe: { receiver in stage.connect(receiver) }))
+    return Iterator(pulled: PulledIterator(subscribe: { receiver, route in stage.connect(receiver, route: route) }))
   }
 
   /// Produces the elements whose key differs from the previous one's.
@@ -87,8 +93,8 @@ where Base.Element: Sendable {
 }
 
 extension AsyncRemoveDuplicatesSequence: PushedSequence {
-  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    RemoveDuplicatesStorage.subscribe(receiver, to: base, key: key)
+  @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
+    RemoveDuplicatesStorage.subscribe(receiver, route: route, to: base, key: key)
   }
 }
 
@@ -96,7 +102,7 @@ extension AsyncRemoveDuplicatesSequence: PushableAsyncSequence where Base: Pusha
   /// Pushes the base's elements whose key differs from the previous one's to `receiver`, on
   /// the base's thread; the end passes through. Same semantics as iterating.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    connect(receiver)
+    connect(receiver, route: .pushed)
   }
 }
 
@@ -134,7 +140,9 @@ struct DuplicateFilter<Key: Equatable> {
 /// `@unchecked Sendable`: `Key` need not be Sendable; the keys never leave this object, and every
 /// access to `state` holds `lock`.
 @usableFromInline
-final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushedStageInput, @unchecked Sendable {
+final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushInput, PushCancellable,
+  @unchecked Sendable
+{
   @usableFromInline struct State {
     @usableFromInline var filter = DuplicateFilter<Key>()
     /// Nil once the end was passed on or the subscription cancelled.
@@ -156,22 +164,13 @@ final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushedSt
   /// Filters what `base` pushes and pushes the rest to `receiver`. Pulled, the consumer's own
   /// task iterates a base that cannot push: this stage never emits by itself.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Element>, to base: Base, key: @escaping @Sendable (Element) -> Key
+    _ receiver: PushReceiver<Element>, route: PullRoute, to base: Base, key: @escaping @Sendable (Element) -> Key
   ) -> PushSubscription where Base.Element == Element {
-    // Erased: a @Sendable closure may not capture `Key`'s metatype, which need not be Sendable.
-    let stage: any PushedStageInput<Element> = RemoveDuplicatesStorage(key: key, receiver: receiver)
-    stage.connected(
-      pushElements(
-        of: base,
-        to: PushReceiver(
-          element: { element in stage.receive(element) }, end: { error in stage.baseEnded(error) },
-          route: receiver.route)))
-    return PushSubscription { stage.cancel() }
-  }
-
-  @inlinable func connected(_ upstream: PushSubscription) {
-    let stale = lock.withLock { _ in state.upstream.connected(upstream) }
+    let storage = RemoveDuplicatesStorage(key: key, receiver: receiver)
+    let upstream = pushElements(of: base, to: PushReceiver(storage), route: route)
+    let stale = storage.lock.withLock { _ in storage.state.upstream.connected(upstream) }
     stale?.cancel()
+    return PushSubscription(storage)
   }
 
   @inlinable func receive(_ element: Element) {
@@ -180,16 +179,16 @@ final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushedSt
       guard let receiver = state.receiver, state.filter.passes(elementKey) else { return nil }
       return receiver
     }
-    receiver?.element(element)
+    receiver?.receive(element)
   }
 
-  @inlinable func baseEnded(_ error: (any Error)?) {
+  @inlinable func receiveEnd(_ error: (any Error)?) {
     let receiver = lock.withLock { _ -> PushReceiver<Element>? in
       state.upstream.ended()
       defer { state.receiver = nil }
       return state.receiver
     }
-    receiver?.end(error)
+    receiver?.receiveEnd(error)
   }
 
   @inlinable func cancel() {
@@ -199,19 +198,4 @@ final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushedSt
     }
     upstream?.cancel()
   }
-}
-
-/// A pushed stage as its base and its subscription see it: for a stage whose generic parameters
-/// a @Sendable closure may not capture.
-@usableFromInline
-protocol PushedStageInput<Element>: AnyObject, Sendable {
-  associatedtype Element: Sendable
-  /// The subscription to the base, once made.
-  func connected(_ upstream: PushSubscription)
-  /// One element of the base.
-  func receive(_ element: Element)
-  /// The base ended: finished (nil) or failed.
-  func baseEnded(_ error: (any Error)?)
-  /// The receiver left.
-  func cancel()
 }

@@ -103,9 +103,15 @@ where Base.Element: Sendable {
     self.child = child
   }
 
+  /// The same operator over another base of the same type, its closure copied as it is stored
+  /// (see `AsyncDebounceSequence.replacingBase(_:)`).
+  @inlinable package func replacingBase(_ base: Base) -> Self {
+    Self(base: base, child: child)
+  }
+
   /// Creates the iterator; iteration of the base starts on its first `next()`.
   @inlinable public func makeAsyncIterator() -> Iterator {
-    Iterator(pulled: PulledIterator(subscribe: { [self] receiver in connect(receiver) }))
+    Iterator(pulled: PulledIterator(subscribe: { [self] receiver, route in connect(receiver, route: route) }))
   }
 
   /// Produces outputs and cancellations; see ``AsyncSwitchMapSequence``.
@@ -122,8 +128,8 @@ where Base.Element: Sendable {
 }
 
 extension AsyncSwitchMapSequence: PushedSequence {
-  @inlinable func connect(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    SwitchMapStorage.subscribe(receiver, to: base, child: child)
+  @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
+    SwitchMapStorage.subscribe(receiver, route: route, to: base, child: child)
   }
 }
 
@@ -132,6 +138,6 @@ extension AsyncSwitchMapSequence: PushableAsyncSequence where Base: PushableAsyn
   /// finishes in its synchronous start costs no task. Same semantics as iterating; see
   /// ``AsyncSwitchMapSequence``.
   @inlinable public func subscribe(_ receiver: PushReceiver<Element>) -> PushSubscription {
-    connect(receiver)
+    connect(receiver, route: .pushed)
   }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// @inlinable throughout so that it is specialised for the input and output of the module that
 /// uses it (see PushOutput.swift).
 @usableFromInline
-final class SwitchMapStorage<Input: Sendable, Output: Sendable>: Sendable {
+final class SwitchMapStorage<Input: Sendable, Output: Sendable>: PushInput, PushCancellable, Sendable {
   @usableFromInline typealias Event = SwitchMapEvent<Input, Output>
   @usableFromInline typealias Machine = SwitchMapStateMachine<Input, Output>
   @usableFromInline typealias Start = @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild
@@ -33,16 +33,12 @@ final class SwitchMapStorage<Input: Sendable, Output: Sendable>: Sendable {
 
   /// Runs a child per element `base` pushes and pushes the events to `receiver`.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Event>, to base: Base, child: @escaping Start
+    _ receiver: PushReceiver<Event>, route: PullRoute, to base: Base, child: @escaping Start
   ) -> PushSubscription where Base.Element == Input {
     let storage = SwitchMapStorage(child: child, receiver: receiver)
-    let upstream = pushElements(
-      of: base,
-      to: PushReceiver(
-        element: { [storage] input in storage.receive(input) }, end: { [storage] error in storage.baseEnded(error) },
-        route: receiver.route.throughTimedStage))
+    let upstream = pushElements(of: base, to: PushReceiver(storage), route: route.throughTimedStage)
     storage.state.withLock { $0.upstream.connected(upstream) }?.cancel()
-    return PushSubscription { [storage] in storage.cancel() }
+    return PushSubscription(storage)
   }
 
   /// One element of the base.
@@ -51,7 +47,7 @@ final class SwitchMapStorage<Input: Sendable, Output: Sendable>: Sendable {
   }
 
   /// The base ended: finished (nil) or failed.
-  @inlinable func baseEnded(_ error: (any Error)?) {
+  @inlinable func receiveEnd(_ error: (any Error)?) {
     decide { state in
       state.upstream.ended()
       return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()

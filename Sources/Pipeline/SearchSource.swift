@@ -52,13 +52,24 @@ public protocol SearchSource: Sendable {
   /// A short stable name ("catalog", "itunes", or the server's URL), part of every cache key.
   var name: String { get }
 
-  /// Whether answers come over a real network, in real time. Defaults to false.
+  /// Whether answers come from a remote service. Defaults to false.
   ///
-  /// True makes events report `source: network` rather than `catalog`, and makes the pipeline
-  /// wrap each call in `withExternalWork`, so a `VirtualTimeRunner` replaying over a real
-  /// server waits for the answer instead of moving virtual time past it. Only sources that do
-  /// real I/O (`ITunesSource`) say true. A stub whose latency sleeps on a test clock keeps the
-  /// default: its wait is virtual time, which the runner moves itself.
+  /// It is a label, nothing more: a fresh answer's category results report `source: network`
+  /// rather than `catalog` in events. A stub standing in for a remote service may say true and
+  /// still sleep its latency on a test clock.
+  var isRemote: Bool { get }
+
+  /// Whether a call waits on real I/O, in real time. Defaults to false.
+  ///
+  /// True makes the pipeline wrap each call in `withExternalWork`, so a `VirtualTimeRunner`
+  /// replaying over a real server waits for the answer instead of moving virtual time past it.
+  /// Only sources that do real I/O (`ITunesSource`) say true. A stub whose latency sleeps on a
+  /// test clock keeps the default: its wait is virtual time, which the runner moves itself.
+  var performsRealIO: Bool { get }
+
+  /// Whether answers come over a real network, in real time: `isRemote` and `performsRealIO`
+  /// in one flag. Defaults to false.
+  @available(*, deprecated, message: "say isRemote for the events' label and performsRealIO for virtual time")
   var isNetwork: Bool { get }
 
   /// The items matching `request`, at most `request.limit` of them, best first.
@@ -68,8 +79,16 @@ public protocol SearchSource: Sendable {
 }
 
 extension SearchSource {
+  /// A source that still says `isNetwork` keeps its meaning for one release: its answers are
+  /// labelled and awaited as before.
+  public var isRemote: Bool { DeprecatedNetworkFlag.isNetwork(self) }
+
   /// Sources are local (a catalog, a stub) unless they say they do real I/O; a wrong false
   /// costs a replay over a real server its determinism, a wrong true once deadlocked stubs.
+  public var performsRealIO: Bool { DeprecatedNetworkFlag.isNetwork(self) }
+
+  /// False: sources are local unless they say otherwise.
+  @available(*, deprecated, message: "say isRemote for the events' label and performsRealIO for virtual time")
   public var isNetwork: Bool { false }
 }
 

@@ -114,7 +114,8 @@ import Testing
   @Test func identifiesItselfAsTheLocalCatalog() {
     let source = CatalogSource(items: [])
     #expect(source.name == "catalog")
-    #expect(source.isNetwork == false)
+    #expect(source.isRemote == false)
+    #expect(source.performsRealIO == false)
   }
 
   // MARK: Hand-made catalogs

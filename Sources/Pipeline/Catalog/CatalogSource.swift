@@ -31,8 +31,10 @@ import Synchronization
 public struct CatalogSource: SearchSource {
   /// "catalog".
   public let name = "catalog"
-  /// False: answers come from memory, never over the network (events say `catalog`).
-  public var isNetwork: Bool { false }
+  /// False: answers come from memory (events say `catalog`).
+  public var isRemote: Bool { false }
+  /// False: its latency, if any, is slept on its clock, never real I/O.
+  public var performsRealIO: Bool { false }
   /// How long every answer is held back, to imitate a network service; zero answers at once.
   public let latency: Duration
   /// Nil for a source that never waits (the initialisers without a clock).

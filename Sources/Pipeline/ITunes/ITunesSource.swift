@@ -33,8 +33,10 @@ public final class ITunesSource: MultiCategorySearchSource {
   public let requestTimeout: Duration?
   /// "itunes" for the default endpoint, else the endpoint's URL.
   public let name: String
-  /// True: answers come over the network, in real time.
-  public var isNetwork: Bool { true }
+  /// True: answers come from the iTunes Search API (events say `network`).
+  public var isRemote: Bool { true }
+  /// True: each call waits on a real HTTP exchange, which a replay's runner waits for.
+  public var performsRealIO: Bool { true }
   private let fetcher: BoundedFetcher
 
   /// Creates a source.

@@ -163,7 +163,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     if answer.isStale { return .stale }
     if answer.origin == .cached { return .cache }
     if answer.fromDisk { return .disk }
-    return repository.source.isNetwork ? .network : .catalog
+    return repository.source.isRemote ? .network : .catalog
   }
 }
 

@@ -391,10 +391,10 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// Runs a call to the source. A network source does real I/O, which a replay's runner must
-  /// wait for rather than move virtual time past.
+  /// Runs a call to the source. A source that does real I/O is waited for by a replay's runner,
+  /// which must not move virtual time past it.
   private func ask<T: Sendable>(_ call: () async throws -> T) async throws -> T {
-    source.isNetwork ? try await withExternalWork(call) : try await call()
+    source.performsRealIO ? try await withExternalWork(call) : try await call()
   }
 
   private func request(_ term: SearchTerm, _ category: Category) -> SearchRequest {

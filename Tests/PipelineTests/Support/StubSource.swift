@@ -7,7 +7,7 @@ import Synchronization
 /// A `SearchSource` that records each request and answers with made-up items after `latency`.
 final class StubSource: SearchSource, MultiCategorySearchSource {
   let name: String
-  let isNetwork: Bool
+  let isRemote: Bool
   private let latency: Duration
   private let latencies: [Category: Duration]
   private let clock: ManualClock
@@ -25,12 +25,12 @@ final class StubSource: SearchSource, MultiCategorySearchSource {
   private let cancelledLog = Mutex<[SearchRequest]>([])
 
   init(
-    name: String = "stub", isNetwork: Bool = false, latency: Duration = .zero, clock: ManualClock,
+    name: String = "stub", isRemote: Bool = false, latency: Duration = .zero, clock: ManualClock,
     failures: [String: SearchError] = [:], latencies: [Category: Duration] = [:]
   ) {
     self.latencies = latencies
     self.name = name
-    self.isNetwork = isNetwork
+    self.isRemote = isRemote
     self.latency = latency
     self.clock = clock
     self.failures = failures

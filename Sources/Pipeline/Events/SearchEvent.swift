@@ -14,14 +14,24 @@ public struct SearchEvent: Sendable, Equatable {
   public var atMilliseconds: Int64
   /// The session the input line named; nil when it named none.
   public var session: String?
+  /// The number of the input line the event is about: the keystroke whose term was searched
+  /// (`search`, and the `waiting`, `partial`, `results`, `error` or `cancelled` of that search),
+  /// the keystroke that cleared the field (`cleared`), or the bad line (`input_error`); nil for
+  /// the summary. Every keystroke of the session up to that line is accounted for by then: an
+  /// earlier one was superseded while the quiet period ran, or searched before.
+  ///
+  /// Not part of the JSON Lines output. Useful to a program that must map events back to its
+  /// input, e.g. to acknowledge the keystrokes a search's end covers.
+  public var inputLine: Int?
   /// What happened.
   public var kind: Kind
 
   /// Creates an event.
-  public init(seq: Int, atMilliseconds: Int64, session: String? = nil, kind: Kind) {
+  public init(seq: Int, atMilliseconds: Int64, session: String? = nil, inputLine: Int? = nil, kind: Kind) {
     self.seq = seq
     self.atMilliseconds = atMilliseconds
     self.session = session
+    self.inputLine = inputLine
     self.kind = kind
   }
 

@@ -19,8 +19,9 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     /// The latest `at_ms` given: a later stamp never goes below it.
     var atMilliseconds: Int64 = 0
     var summary = RunSummary()
-    /// The term of the search each session has in flight, keyed by session (nil for none).
-    var openSearches: [String?: String] = [:]
+    /// The term and input line of the search each session has in flight, keyed by session (nil
+    /// for none).
+    var openSearches: [String?: (term: String, line: Int?)] = [:]
     /// The run is stopping: searches still open end as `cancelled` for `shutdown`, whatever
     /// answer arrives meanwhile.
     var stopping = false
@@ -30,7 +31,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     var drainWaiters: [UnsafeContinuation<Void, Never>] = []
 
     /// Stamps `kind` and counts it, or nil when the run is stopping and it is an answer.
-    mutating func stamp(_ kind: SearchEvent.Kind, session: String?, measured: Int64) -> SearchEvent? {
+    mutating func stamp(_ kind: SearchEvent.Kind, session: String?, inputLine: Int?, measured: Int64) -> SearchEvent? {
       if stopping {
         switch kind {
         case .results, .error, .partial, .waiting: return nil
@@ -44,7 +45,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
       switch kind {
       case .search(let term):
         summary.searches += 1
-        openSearches[session] = term
+        openSearches[session] = (term, inputLine)
       case .results:
         summary.results += 1
         openSearches[session] = nil
@@ -59,7 +60,8 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
       case .cleared, .partial, .waiting, .summary:
         break
       }
-      return SearchEvent(seq: seq, atMilliseconds: atMilliseconds, session: session, kind: kind)
+      return SearchEvent(
+        seq: seq, atMilliseconds: atMilliseconds, session: session, inputLine: inputLine, kind: kind)
     }
 
     /// The next event for the delivering thread; nil when none is left, with the callers that
@@ -96,12 +98,14 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     state.withLock { $0.stopping = true }
   }
 
-  /// Stamps and counts one event, and delivers it (with any queued before it) unless another
-  /// thread is delivering, which then delivers it too, in order.
-  func emit(_ kind: SearchEvent.Kind, session: String?) {
+  /// Stamps and counts one event about input line `inputLine`, and delivers it (with any queued
+  /// before it) unless another thread is delivering, which then delivers it too, in order.
+  func emit(_ kind: SearchEvent.Kind, session: String?, inputLine: Int? = nil) {
     let measured = start.duration(to: clock.now).wholeMilliseconds
     let first = state.withLock { state -> SearchEvent? in
-      guard let event = state.stamp(kind, session: session, measured: measured) else { return nil }
+      guard let event = state.stamp(kind, session: session, inputLine: inputLine, measured: measured) else {
+        return nil
+      }
       return state.deliveries.offer(event)
     }
     deliver(first)
@@ -144,8 +148,8 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
       guard let right = rhs.key else { return false }
       return left < right
     }
-    for (session, term) in ordered {
-      emit(.cancelled(term: term, reason: .shutdown), session: session)
+    for (session, search) in ordered {
+      emit(.cancelled(term: search.term, reason: .shutdown), session: session, inputLine: search.line)
     }
   }
 

@@ -55,12 +55,12 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
     emitter.countInputLine()
     switch input {
     case .invalid(let line, let reason):
-      emitter.emit(.inputError(line: line, reason: reason), session: nil)
-    case .keystroke(let keystroke, _):
+      emitter.emit(.inputError(line: line, reason: reason), session: nil, inputLine: line)
+    case .keystroke(let keystroke, let line):
       var term = SearchTerm(keystroke.term)
       if term.isBelow(minimumLength: configuration.minimumTermLength) { term = SearchTerm("") }
       let now = clock.now
-      let route = state.withLock { state -> (feed: AsyncFeed<SearchTerm>, isNew: Bool)? in
+      let route = state.withLock { state -> (feed: AsyncFeed<SessionInput>, isNew: Bool)? in
         guard !state.finished, !state.cancelled else { return nil }
         let route = state.router.feed(for: keystroke.session, now: now)
         if route.isNew { state.open += 1 }
@@ -68,7 +68,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       }
       guard let route else { return }
       if route.isNew { start(route.feed, session: keystroke.session) }
-      route.feed.yield(term)
+      route.feed.yield(SessionInput(term: term, line: line))
     }
   }
 
@@ -109,7 +109,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
   }
 
   /// Starts a new session's operators on `feed`, and the idle sweep if it is not running.
-  private func start(_ feed: AsyncFeed<SearchTerm>, session name: String?) {
+  private func start(_ feed: AsyncFeed<SessionInput>, session name: String?) {
     let operators = session.start(feed, session: name, observer: self)
     let mustScheduleSweep = state.withLock { state -> Bool in
       state.router.started(operators, for: name)

@@ -22,7 +22,7 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
   let emitter: EventEmitter<C>
   let clock: C
 
-  private typealias Debounced = AsyncDebounceSequence<AsyncFeed<SearchTerm>, C>
+  private typealias Debounced = AsyncDebounceSequence<AsyncFeed<SessionInput>, C>
   private typealias Distinct = AsyncRemoveDuplicatesSequence<Debounced, String>
   private typealias Searches = AsyncSwitchMapSequence<Distinct, Output>
 
@@ -38,79 +38,88 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     self.clock = clock
     let debounce = configuration.debounce
     let progressive = configuration.progressive
-    let debounced = AsyncFeed<SearchTerm>().debounce(clock: clock) { $0.isCleared ? .zero : debounce }
-    let distinct = debounced.removeDuplicates(by: { $0.key })
-    let searches = distinct.switchMap(starting: { term, emit in
-      Self.searchChild(term, emit: emit, fanOut: fanOut, clock: clock, progressive: progressive)
+    let debounced = AsyncFeed<SessionInput>().debounce(clock: clock) { $0.term.isCleared ? .zero : debounce }
+    let distinct = debounced.removeDuplicates(by: { $0.term.key })
+    let searches = distinct.switchMap(starting: { input, emit in
+      Self.searchChild(input, emit: emit, fanOut: fanOut, clock: clock, progressive: progressive)
     })
     chain = (debounced, distinct, searches)
   }
 
+  /// What a search's child reports, each with the input line of the keystroke searched.
   fileprivate enum Output: Sendable {
-    case partial(term: String, result: CategoryResult)
-    case waiting(term: String, category: String, wait: Duration)
-    case answered(term: String, outcome: SearchOutcome, elapsedMilliseconds: Int64)
+    case partial(term: String, result: CategoryResult, line: Int)
+    case waiting(term: String, category: String, wait: Duration, line: Int)
+    case answered(term: String, outcome: SearchOutcome, elapsedMilliseconds: Int64, line: Int)
   }
 
   /// The child of one settled term: the search, answered in full (or per category first). What
   /// can be answered at once is answered here, on the thread the term settled on, with no task.
   private static func searchChild(
-    _ term: SearchTerm, emit: SwitchMapEmitter<Output>, fanOut: CategoryFanOut<C>, clock: C, progressive: Bool
+    _ input: SessionInput, emit: SwitchMapEmitter<Output>, fanOut: CategoryFanOut<C>, clock: C, progressive: Bool
   ) -> SwitchMapChild {
+    let term = input.term
+    let line = input.line
     guard !term.isCleared else { return .finished }
     let start = clock.now
     var progress: (@Sendable (CategoryResult) -> Void)?
     if progressive {
-      progress = { @Sendable result in emit(.partial(term: term.text, result: result)) }
+      progress = { @Sendable result in emit(.partial(term: term.text, result: result, line: line)) }
     }
     let work = fanOut.start(term, progress: progress) { category, wait in
-      emit(.waiting(term: term.text, category: category, wait: wait))
+      emit(.waiting(term: term.text, category: category, wait: wait, line: line))
     }
     switch work {
     case .answered(let outcome):
-      emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: 0))
+      emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: 0, line: line))
       return .finished
     case .waiting(let begin):
       // No task: the categories' answers arrive by callback, and the last one ends the child.
       let cancel = begin { [clock] outcome in
         let elapsed = start.duration(to: clock.now).wholeMilliseconds
-        emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: elapsed))
+        emit(.answered(term: term.text, outcome: outcome, elapsedMilliseconds: elapsed, line: line))
         emit.finish()
       }
       return .pending(cancel: cancel)
     }
   }
 
-  /// Starts the session's operators on `terms`, pushed: each term is handled on the thread that
+  /// Starts the session's operators on `inputs`, pushed: each term is handled on the thread that
   /// feeds it, and each event is emitted on the thread that produced it. `observer` hears once
   /// that the input has finished and the last search has answered; not after `cancel()` of the
   /// returned subscription.
-  func start(_ terms: AsyncFeed<SearchTerm>, session: String?, observer: any SessionEndObserver) -> PushSubscription {
-    let debounced = chain.debounced.replacingBase(terms)
+  func start(_ inputs: AsyncFeed<SessionInput>, session: String?, observer: any SessionEndObserver)
+    -> PushSubscription
+  {
+    let debounced = chain.debounced.replacingBase(inputs)
     let events = chain.searches.replacingBase(chain.distinct.replacingBase(debounced))
     // One object per session takes the events and the end (no closures to allocate for each).
     return events.subscribe(PushReceiver(SessionEvents(pipeline: self, session: session, observer: observer)))
   }
 
-  fileprivate func handle(_ event: SwitchMapEvent<SearchTerm, Output>, session: String?) {
+  fileprivate func handle(_ event: SwitchMapEvent<SessionInput, Output>, session: String?) {
     switch event {
-    case .started(let term):
-      emitter.emit(term.isCleared ? .cleared : .search(term: term.text), session: session)
-    case .cancelled(let term, by: let newer):
+    case .started(let input):
+      let kind: SearchEvent.Kind = input.term.isCleared ? .cleared : .search(term: input.term.text)
+      emitter.emit(kind, session: session, inputLine: input.line)
+    case .cancelled(let input, by: let newer):
       // A clear has no search to cancel.
-      guard !term.isCleared else { return }
-      emitter.emit(.cancelled(term: term.text, reason: newer.isCleared ? .cleared : .superseded), session: session)
-    case .output(.waiting(let term, let category, let wait)):
-      emitter.emit(.waiting(term: term, category: category, waitMilliseconds: wait.wholeMilliseconds), session: session)
-    case .output(.partial(let term, let result)):
-      emitter.emit(.partial(term: term, category: result), session: session)
-    case .output(.answered(let term, let outcome, let elapsed)):
+      guard !input.term.isCleared else { return }
+      let reason: CancelReason = newer.term.isCleared ? .cleared : .superseded
+      emitter.emit(.cancelled(term: input.term.text, reason: reason), session: session, inputLine: input.line)
+    case .output(.waiting(let term, let category, let wait, let line)):
+      emitter.emit(
+        .waiting(term: term, category: category, waitMilliseconds: wait.wholeMilliseconds), session: session,
+        inputLine: line)
+    case .output(.partial(let term, let result, let line)):
+      emitter.emit(.partial(term: term, category: result), session: session, inputLine: line)
+    case .output(.answered(let term, let outcome, let elapsed, let line)):
       if let failure = outcome.failure {
-        emitter.emit(.error(term: term, error: failure), session: session)
+        emitter.emit(.error(term: term, error: failure), session: session, inputLine: line)
       } else {
         emitter.emit(
           .results(term: term, source: outcome.source, categories: outcome.categories, elapsedMilliseconds: elapsed),
-          session: session)
+          session: session, inputLine: line)
       }
     }
   }
@@ -125,7 +134,7 @@ protocol SessionEndObserver: AnyObject, Sendable {
 /// Where one session's events go: emitted for the session; the end tells the observer. (The
 /// operators fail only when the input fails, and a feed never does.)
 private final class SessionEvents<C: Clock>: PushInput, Sendable where C.Duration == Duration {
-  typealias Element = SwitchMapEvent<SearchTerm, SessionPipeline<C>.Output>
+  typealias Element = SwitchMapEvent<SessionInput, SessionPipeline<C>.Output>
 
   let pipeline: SessionPipeline<C>
   let session: String?
@@ -140,4 +149,11 @@ private final class SessionEvents<C: Clock>: PushInput, Sendable where C.Duratio
   func receive(_ event: Element) { pipeline.handle(event, session: session) }
 
   func receiveEnd(_ error: (any Error)?) { observer.sessionEnded() }
+}
+
+/// One keystroke's term on its way through a session's operators, with the number of the input
+/// line it came from, so that every event names the keystroke it is about.
+struct SessionInput: Sendable {
+  let term: SearchTerm
+  let line: Int
 }

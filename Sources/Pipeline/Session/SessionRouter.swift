@@ -14,7 +14,7 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
   /// `@unchecked Sendable`: `input` never changes; `lastActivity` and `operators` are read and
   /// written only by the router's owner, under its lock.
   final class Session: @unchecked Sendable {
-    let input = AsyncFeed<SearchTerm>()
+    let input = AsyncFeed<SessionInput>()
     var lastActivity: C.Instant
     /// The session's operators; nil while they are being started.
     var operators: PushSubscription?
@@ -34,7 +34,7 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
 
   /// The feed of `session` (nil names the unnamed session), marked active at `now`, and whether
   /// the session is new (its operators must be started).
-  mutating func feed(for session: String?, now: C.Instant) -> (feed: AsyncFeed<SearchTerm>, isNew: Bool) {
+  mutating func feed(for session: String?, now: C.Instant) -> (feed: AsyncFeed<SessionInput>, isNew: Bool) {
     // The parser turns `"session": ""` into nil, so "" never reaches here as a name.
     let key = session ?? ""
     // One hash lookup per keystroke: this runs for every line of input.

@@ -19,12 +19,14 @@ let package = Package(
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     // A small Redis client (RESP2 over non-blocking sockets): domain-free, for the workers on Redis.
     .target(name: "RESP", dependencies: ["Streams"]),
+    // Workers on Redis: sessions partitioned into shards, leases, fenced commits, shared answers.
+    .target(name: "ScaleOut", dependencies: ["Pipeline", "Streams", "RESP"]),
     // The built-in catalog's bytes: a C target compiles them far faster than a Swift literal.
     .target(name: "CatalogData", exclude: ["build_catalog.py", "curated"]),
     .target(name: "Pipeline", dependencies: ["Streams", "CatalogData"]),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "StreamsTesting"]),
-    .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams"]),
+    .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams", "RESP", "ScaleOut"]),
     // TestSupport for its pseudo-terminal child (section 8), its loopback server (section 11)
     // and the tool left blocked (section 10).
     .executableTarget(
@@ -33,6 +35,7 @@ let package = Package(
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting", "RESP"], path: "Tests/TestSupport"),
     .testTarget(name: "RESPTests", dependencies: ["RESP", "Streams", "TestSupport"]),
+    .testTarget(name: "ScaleOutTests", dependencies: ["ScaleOut", "RESP", "Pipeline", "Streams", "TestSupport"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "TestSupport"]),
     .testTarget(
       name: "PipelineTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CatalogFiller"]

@@ -85,6 +85,10 @@ public final class RESPConnection {
     if endpoint.database != 0 { setup.append(RESPCommand("SELECT", endpoint.database)) }
     guard !setup.isEmpty else { return }
     let replies = try exchange(setup, deadline: deadline, limit: options.connectTimeout)
+    if let waiting = replies.first(where: \.isNotReadyError)?.errorMessage {
+      close()
+      throw .notReady(waiting)
+    }
     if let refusal = replies.lazy.compactMap(\.errorMessage).first {
       close()
       throw .server(refusal)

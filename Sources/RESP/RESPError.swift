@@ -25,6 +25,9 @@ public enum RESPError: Error, Sendable, Hashable, CustomStringConvertible {
   case protocolViolation(String)
   /// The server refused a command the client needed to succeed (e.g. `AUTH`), with its message.
   case server(String)
+  /// The server cannot answer yet (`-LOADING` after a restart, `-BUSY` while a script runs,
+  /// `-TRYAGAIN`, `-MASTERDOWN`, `-CLUSTERDOWN`): the same command may succeed a moment later.
+  case notReady(String)
   /// The stop signal fired while the client waited.
   case stopped
 
@@ -39,6 +42,7 @@ public enum RESPError: Error, Sendable, Hashable, CustomStringConvertible {
     case .ioFailed(let code): "connection failed: \(Self.text(code))"
     case .protocolViolation(let reason): "not a valid reply: \(reason)"
     case .server(let message): "the server refused: \(message)"
+    case .notReady(let message): "the server is not ready: \(message)"
     case .stopped: "stopped"
     }
   }
@@ -47,7 +51,7 @@ public enum RESPError: Error, Sendable, Hashable, CustomStringConvertible {
   /// blip, a timeout. False for a bad URL, a refused password, a stop.
   public var isTransient: Bool {
     switch self {
-    case .connectFailed, .timedOut, .closed, .ioFailed, .protocolViolation, .cannotResolve: true
+    case .connectFailed, .timedOut, .closed, .ioFailed, .protocolViolation, .cannotResolve, .notReady: true
     case .invalidEndpoint, .server, .stopped: false
     }
   }

@@ -50,6 +50,14 @@ public enum RESPValue: Sendable, Hashable {
     if case .error(let message) = self { message } else { nil }
   }
 
+  /// True for an error reply that says the server cannot answer yet rather than that the
+  /// command is wrong: `LOADING`, `BUSY`, `TRYAGAIN`, `MASTERDOWN`, `CLUSTERDOWN`.
+  public var isNotReadyError: Bool {
+    guard let message = errorMessage else { return false }
+    let code = message.prefix { $0 != " " }
+    return ["LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN", "CLUSTERDOWN"].contains(code)
+  }
+
   /// True for `$-1` and `*-1`.
   public var isNull: Bool { self == .null }
 }

@@ -90,6 +90,30 @@ case .search(let options):
     log.error("Cannot write to standard output: \(String(cString: strerror(errno)))")
   }
   exit(status.rawValue)
+case .publish(let options):
+  let log = Log(level: .normal)
+  if options.inputPath == nil, standardInputWasClosed {
+    log.error(StandardInputCheck.closedMessage)
+    exit(ExitStatus.noInput.rawValue)
+  }
+  let stop = observeSignals()
+  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  exit(await PublishCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
+case .worker(let options):
+  let log: Log
+  do {
+    log = try Log(options: options.search, path: options.search.logPath)
+  } catch {
+    try? OutputWriter.standardError.write("Error: \(error.message)\n")
+    exit(ExitStatus.ioError.rawValue)
+  }
+  let stop = observeSignals()
+  exit(await WorkerCommand(options: options, log: log, stop: stop).run().rawValue)
+case .events(let options):
+  let log = Log(level: .normal)
+  let stop = observeSignals()
+  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  exit(await EventsCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
 case .record(let options):
   let log = Log(level: .normal)
   refuseClosedOutput(log)

@@ -60,6 +60,16 @@ enum Golden {
     #expect(HelpText.render(.record) == (try Golden.text("record-help.txt")))
   }
 
+  @Test(arguments: [CommandLineParser.Command.publish, .worker, .events])
+  func redisCommandHelpMatchesItsGoldenFile(command: CommandLineParser.Command) throws {
+    let help = HelpText.render(command)
+    #expect(help == (try Golden.text("\(command.rawValue)-help.txt")))
+    #expect(help.split(separator: "\n").allSatisfy { $0.count <= HelpText.width })
+    for option in command.groups.flatMap(\.options) {
+      #expect(help.contains("  \(option.label) "), "\(option.name) is not in the help of \(command.name)")
+    }
+  }
+
   @Test func everyGoldenErrorIsWhatTheParserReports() throws {
     let cases = try Golden.errorCases()
     #expect(cases.count >= 10)

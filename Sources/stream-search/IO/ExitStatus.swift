@@ -9,6 +9,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
   case usage = 64
   /// The input file or FIFO could not be opened (`EX_NOINPUT`).
   case noInput = 66
+  /// Redis could not be reached at the start of `publish`, `worker` or `events`, or refused
+  /// the credentials (`EX_UNAVAILABLE`).
+  case unavailable = 69
   /// Reading the input or writing the output failed (`EX_IOERR`).
   case ioError = 74
   /// The terminal of the interactive screen hung up (SIGHUP): 128 + 1.
@@ -24,6 +27,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case .success: "Done: the input ended, or the reader of standard output went away."
     case .usage: "The command line is wrong, or the interactive mode has no terminal."
     case .noInput: "The input cannot be opened."
+    case .unavailable: "Redis cannot be reached (publish, worker, events)."
     case .ioError: "Reading input or writing output failed."
     case .hungUp: "The terminal went away (SIGHUP) during the interactive mode."
     case .interrupted: "Interrupted (SIGINT), after writing what was pending."

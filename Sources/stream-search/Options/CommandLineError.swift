@@ -17,6 +17,8 @@ enum CommandLineError: Error, Equatable, Sendable {
   case conflictingOptions(String, String)
   /// `option` makes sense only together with `required`.
   case missingRequirement(option: String, required: String)
+  /// The command cannot run without this option (shown with its value's label).
+  case missingOption(String)
 
   /// One line saying what is wrong, starting `Error: `. Control characters in the user's words
   /// are escaped (`\n`), so the report stays one line.
@@ -38,6 +40,8 @@ enum CommandLineError: Error, Equatable, Sendable {
       "Error: '\(first)' cannot be used with '\(second)'."
     case .missingRequirement(let option, let required):
       "Error: '\(option)' needs '\(required)'."
+    case .missingOption(let option):
+      "Error: Missing '\(option)'."
     }
   }
 

@@ -94,6 +94,12 @@ enum Invocation: Equatable, Sendable {
   case search(CommandLineOptions)
   /// Stamp each input line with `at_ms` and write it as JSON Lines.
   case record(RecordOptions)
+  /// Append keystrokes to their shards' streams on Redis.
+  case publish(PublishOptions)
+  /// Run the pipeline over a share of the shards on Redis until stopped.
+  case worker(WorkerOptions)
+  /// Print the events the workers committed.
+  case events(EventsOptions)
   /// Print this help text to standard output and exit 0.
   case help(String)
   /// Print this version line to standard output and exit 0.

@@ -2,6 +2,8 @@
 // run with validated options. Conventions follow swift-argument-parser: `--opt value` and
 // `--opt=value`, `--help`/`-h` and `--version` anywhere, a repeated option's last value wins.
 
+import ScaleOut
+
 /// Parses command lines; see ``parse(_:stdoutIsTerminal:stdinIsTerminal:notUTF8:)``.
 enum CommandLineParser {
   /// The executable's name, as help and errors print it.
@@ -9,18 +11,24 @@ enum CommandLineParser {
   /// The version `--version` prints.
   static let version = "0.1.0"
 
-  /// The commands the tool has: the search itself, and `record`.
-  enum Command: Equatable, Sendable {
+  /// The commands the tool has: the search itself, `record`, and the three that run on Redis.
+  enum Command: String, CaseIterable, Equatable, Sendable {
     /// `stream-search [options]`.
     case search
     /// `stream-search record [--input PATH]`.
     case record
+    /// `stream-search publish --redis URL [--input PATH] [--follow]`.
+    case publish
+    /// `stream-search worker --redis URL [--name NAME] [options]`.
+    case worker
+    /// `stream-search events --redis URL [--follow] [--session NAME]`.
+    case events
 
     /// How the command is invoked: `stream-search` or `stream-search record`.
     var name: String {
       switch self {
       case .search: toolName
-      case .record: "\(toolName) record"
+      default: "\(toolName) \(rawValue)"
       }
     }
 
@@ -29,6 +37,9 @@ enum CommandLineParser {
       switch self {
       case .search: "\(name) [--replay] [--input PATH] [options]"
       case .record: "\(name) [--input PATH]"
+      case .publish: "\(name) --redis URL [--input PATH] [--follow]"
+      case .worker: "\(name) --redis URL [--name NAME] [options]"
+      case .events: "\(name) --redis URL [--follow] [--session NAME]"
       }
     }
 
@@ -37,7 +48,16 @@ enum CommandLineParser {
       switch self {
       case .search: OptionTable.search
       case .record: OptionTable.record
+      case .publish: OptionTable.publish
+      case .worker: OptionTable.worker
+      case .events: OptionTable.events
       }
+    }
+
+    /// The subcommand named by `word`, if any.
+    static func subcommand(_ word: String?) -> Command? {
+      guard let word, word != Command.search.rawValue else { return nil }
+      return Command(rawValue: word)
     }
   }
 
@@ -59,8 +79,8 @@ enum CommandLineParser {
   static func parse(
     _ arguments: [String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false, notUTF8: Set<Int> = []
   ) throws(UsageError) -> Invocation {
-    let command: Command = arguments.first == "record" ? .record : .search
-    let words = command == .record ? Array(arguments.dropFirst()) : arguments
+    let command = Command.subcommand(arguments.first) ?? .search
+    let words = command == .search ? arguments : Array(arguments.dropFirst())
     let skipped = arguments.count - words.count
     for word in words.prefix(while: { $0 != "--" }) {
       if word == "--help" || word == "-h" { return .help(HelpText.render(command)) }
@@ -74,6 +94,8 @@ enum CommandLineParser {
         return .record(RecordOptions(inputPath: draft.options.inputPath))
       case .search:
         return .search(try resolve(draft, stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: stdinIsTerminal))
+      case .publish, .worker, .events:
+        return try resolveScaleOut(command, draft)
       }
     } catch {
       throw UsageError(error: error, command: command)
@@ -165,6 +187,36 @@ enum CommandLineParser {
     }
     try resolveInteractive(draft, into: &options, stdinIsTerminal: stdinIsTerminal)
     return options
+  }
+
+  /// Checks what the commands on Redis need: `--redis`, and a worker's pipeline options as a
+  /// local run resolves them (the rate limit's default depends on the source).
+  private static func resolveScaleOut(_ command: Command, _ draft: OptionDraft) throws(CommandLineError) -> Invocation {
+    let scaleOut = draft.scaleOut
+    guard let endpoint = scaleOut.endpoint else { throw .missingOption("--redis URL") }
+    // The prefix was checked when it was read; the default is valid.
+    let keys = (try? ScaleOutKeys(prefix: scaleOut.prefix)) ?? (try? ScaleOutKeys(prefix: ScaleOutKeys.defaultPrefix))
+    guard let keys else { throw .missingOption("--redis-prefix NAME") }
+    let redis = RedisOptions(endpoint: endpoint, keys: keys, shards: scaleOut.shards)
+    switch command {
+    case .publish:
+      let options = draft.options
+      if options.follow, options.inputPath == nil {
+        throw .missingRequirement(option: "--follow", required: "--input PATH")
+      }
+      return .publish(
+        PublishOptions(
+          redis: redis, inputPath: options.inputPath, follow: options.follow, maxLineBytes: options.maxLineBytes))
+    case .worker:
+      var search = try resolve(draft, stdoutIsTerminal: false, stdinIsTerminal: false)
+      search.format = .jsonl
+      let settings = WorkerSettings(
+        name: scaleOut.name ?? ScaleOutDraft.defaultWorkerName(), lease: scaleOut.lease,
+        eventsKept: scaleOut.eventsKept)
+      return .worker(WorkerOptions(redis: redis, settings: settings, search: search))
+    default:
+      return .events(EventsOptions(redis: redis, follow: scaleOut.followEvents, session: scaleOut.session))
+    }
   }
 
   /// Picks the interactive mode or line mode and checks the options that need one of them.

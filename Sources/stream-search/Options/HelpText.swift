@@ -21,7 +21,7 @@ enum HelpText {
             + "answers from a cache or a source, and writes events as JSON Lines. When standard input is a "
             + "terminal, it shows a search screen instead: type, watch results arrive, press Enter to print one."
         ))
-      let usages = [CommandLineParser.Command.search.usage, CommandLineParser.Command.record.usage]
+      let usages = CommandLineParser.Command.allCases.map(\.usage)
       sections.append("USAGE: " + usages.joined(separator: "\n       "))
     case .record:
       sections.append("OVERVIEW: Record typing for '\(CommandLineParser.toolName) --replay'.")
@@ -30,6 +30,10 @@ enum HelpText {
           "Stamps each input line with at_ms, the milliseconds since the recording started by the real "
             + "clock, and writes it as a JSON Lines object {\"at_ms\": …, \"term\": …}."
         ))
+      sections.append("USAGE: " + command.usage)
+    case .publish, .worker, .events:
+      sections.append("OVERVIEW: " + Self.scaleOutOverview(command))
+      sections.append(wrap(Self.scaleOutDiscussion(command)))
       sections.append("USAGE: " + command.usage)
     }
     let builtIns = [
@@ -50,7 +54,10 @@ enum HelpText {
         (
           "SUBCOMMANDS",
           [
-            Entry(label: "record", text: "Stamp each input line with at_ms from the real clock and write JSON Lines.")
+            Entry(label: "record", text: "Stamp each input line with at_ms from the real clock and write JSON Lines."),
+            Entry(label: "publish", text: "Append keystrokes to their shards on Redis, for workers on many machines."),
+            Entry(label: "worker", text: "Search the keystrokes of a share of the shards on Redis until stopped."),
+            Entry(label: "events", text: "Print the events the workers committed, each once, in order per session."),
           ]
         ))
       tables.append(("INTERACTIVE KEYS", interactiveKeys))
@@ -61,6 +68,34 @@ enum HelpText {
       sections.append("\(table.title):\n" + table.entries.map { render($0, column: column) }.joined(separator: "\n"))
     }
     return sections.joined(separator: "\n\n") + "\n"
+  }
+
+  /// The one-line overview of a command on Redis.
+  private static func scaleOutOverview(_ command: CommandLineParser.Command) -> String {
+    switch command {
+    case .publish: "Append keystrokes to Redis for 'stream-search worker'."
+    case .worker: "Run the search pipeline over a share of the keystrokes on Redis."
+    default: "Print the events the workers committed to Redis."
+    }
+  }
+
+  /// What a command on Redis does, for its help.
+  private static func scaleOutDiscussion(_ command: CommandLineParser.Command) -> String {
+    switch command {
+    case .publish:
+      "Reads keystroke lines as the tool does (plain text or JSON, session optional; a bad line is an "
+        + "input_error event on standard output) and appends each to the stream of its shard: "
+        + "crc32(session) mod the shard count. Exits once Redis has acknowledged every keystroke."
+    case .worker:
+      "Holds a fair share of the shards by lease (renewed every tenth of --lease), claims the keystrokes a "
+        + "departed worker left unacknowledged, runs the same pipeline as a local run over them, and commits "
+        + "each search's end together with the acknowledgement of its keystrokes. Runs until SIGINT or "
+        + "SIGTERM, which give its shards back at once."
+    default:
+      "Prints the events as JSON Lines, the objects a local run writes (seq numbered by this command, "
+        + "at_ms the worker's clock in milliseconds since 1970), in order per session and each once. "
+        + "Without --follow it prints what is there and exits."
+    }
   }
 
   /// The keys of the interactive screen.

@@ -30,6 +30,8 @@ struct OptionDraft: Sendable {
   var interactive: Bool?
   /// Both `--interactive` and `--lines` were given.
   var interactiveAndLines = false
+  /// The options of the commands that run on Redis.
+  var scaleOut = ScaleOutDraft()
 }
 
 /// One `--option`: its name, what it does to the draft, and its line in the help.

@@ -154,7 +154,26 @@ public final class RedisServer: Sendable {
   private func halt(signal: Int32) {
     guard let server = running.withLock({ $0.take() }) else { return }
     _ = sendSignal(server.process.processIdentifier, signal)
-    server.exited.waitForever()
+    // A clean shutdown is bounded too: a server that does not exit in time is killed.
+    if !server.exited.wait(atMost: .seconds(30)) {
+      _ = sendSignal(server.process.processIdentifier, SIGKILL)
+      _ = server.exited.wait(atMost: .seconds(30))
+    }
+  }
+
+  /// Starts `process` from a thread of its own that blocks no signal: a child inherits the
+  /// signal mask of the thread that spawns it, and the test runner's threads block SIGTERM,
+  /// which redis-server (unlike our tool) never unblocks, so it would ignore ``shutDown()``.
+  private static func spawnWithSignalsUnblocked(_ process: Process) async throws {
+    let spawn = UncheckedProcess(process)
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      Thread.detachNewThread {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+        continuation.resume(with: Result { try spawn.process.run() })
+      }
+    }
   }
 
   private func launch(executable: URL, within startTimeout: Duration) async throws {
@@ -167,7 +186,7 @@ public final class RedisServer: Sendable {
     process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
     let exited = try ExitSignal()
     process.terminationHandler = { _ in exited.fire() }
-    try process.run()
+    try await Self.spawnWithSignalsUnblocked(process)
     running.withLock { $0 = RunningServer(process: process, exited: exited) }
     let reading = output.fileHandleForReading.fileDescriptor
     let ready = await ServerOutput.waitForReadiness(on: reading, within: startTimeout, keepOpen: output)
@@ -181,6 +200,12 @@ private struct RunningServer: @unchecked Sendable {
   let exited: ExitSignal
 }
 
+/// A process handed to the thread that starts it.
+private struct UncheckedProcess: @unchecked Sendable {
+  let process: Process
+  init(_ process: Process) { self.process = process }
+}
+
 /// Fired once by a process's termination handler; waited on with poll(2).
 private final class ExitSignal: Sendable {
   let signal: CancellationSignal
@@ -189,12 +214,17 @@ private final class ExitSignal: Sendable {
 
   func fire() { signal.signal() }
 
-  /// Waits for the exit; SIGKILL and SIGTERM of redis-server always end it.
-  func waitForever() {
+  /// Waits for the exit, at most `limit`; false when it did not come.
+  func wait(atMost limit: Duration) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: limit)
     var entry = pollfd(fd: signal.readEnd, events: Int16(POLLIN), revents: 0)
     while !signal.isSignalled {
-      if poll(&entry, 1, -1) < 0 && errno != EINTR { return }
+      let left = clock.now.duration(to: deadline)
+      guard left > .zero else { return false }
+      _ = poll(&entry, 1, Int32(clamping: left.components.seconds * 1000 + 1))
     }
+    return true
   }
 }
 

@@ -1,0 +1,23 @@
+// A server that is restarting answers `-LOADING` until its data is back (and `-BUSY` while a slow
+// script runs): those replies mean "not yet", not "no". They are thrown here as a transient
+// failure, so that the link waits and sends the same commands again instead of taking them for
+// answers.
+import RESP
+
+extension RESPConnection {
+  /// ``RESPConnection/pipeline(_:timeout:)``, throwing ``RESPError/notReady(_:)`` when a reply
+  /// says the server cannot answer yet.
+  func readyPipeline(_ commands: [RESPCommand], timeout: Duration? = nil) throws(RESPError) -> [RESPValue] {
+    let replies = try pipeline(commands, timeout: timeout)
+    if let waiting = replies.first(where: \.isNotReadyError)?.errorMessage { throw .notReady(waiting) }
+    return replies
+  }
+
+  /// ``RESPConnection/call(_:timeout:)``, throwing ``RESPError/notReady(_:)`` when the reply
+  /// says the server cannot answer yet.
+  func readyCall(_ command: RESPCommand, timeout: Duration? = nil) throws(RESPError) -> RESPValue {
+    let reply = try call(command, timeout: timeout)
+    if reply.isNotReadyError, let waiting = reply.errorMessage { throw .notReady(waiting) }
+    return reply
+  }
+}

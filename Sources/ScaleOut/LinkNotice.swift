@@ -1,0 +1,12 @@
+// What a connection to Redis reports while a command runs: the library prints nothing, the
+// executable decides what a person sees (one line when the connection is lost, one when it is
+// back).
+import RESP
+
+/// A change in a command's connection to Redis.
+public enum LinkNotice: Sendable, Equatable {
+  /// The connection failed; it is being made again with backoff. Nothing acknowledged is lost.
+  case lost(RESPError)
+  /// A connection works again after a ``lost(_:)``.
+  case restored
+}

@@ -1,0 +1,29 @@
+// What can stop a command on Redis before or while it runs, in words a user can act on.
+import RESP
+
+/// A failure of `publish`, `worker` or `events` that ends the command.
+public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The `--redis-prefix` cannot be used in key names.
+  case invalidPrefix(String)
+  /// Redis could not be reached (or refused the credentials) at the start.
+  case unreachable(RedisEndpoint, RESPError)
+  /// `--shards` differs from the count the prefix was created with.
+  case shardCountMismatch(requested: Int, stored: Int, prefix: String)
+  /// The prefix holds a configuration this version cannot read.
+  case foreignConfiguration(prefix: String, reason: String)
+
+  /// One line, without `Error: `.
+  public var description: String {
+    switch self {
+    case .invalidPrefix(let prefix):
+      "invalid --redis-prefix '\(prefix)': use 1 to 64 letters, digits, '-', '_', '.' or ':'"
+    case .unreachable(let endpoint, let error):
+      "cannot reach Redis at \(endpoint): \(error)"
+    case .shardCountMismatch(let requested, let stored, let prefix):
+      "--shards \(requested) differs from the \(stored) shards '\(prefix)' was created with; "
+        + "use --shards \(stored), or another --redis-prefix"
+    case .foreignConfiguration(let prefix, let reason):
+      "'\(prefix):config' is not a stream-search configuration (\(reason)); use another --redis-prefix"
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// The names of everything stream-search keeps on Redis under one prefix: the contract a web tier
+// in any language publishes and reads against (docs/scale-out.md lists each key and field).
+
+/// The Redis keys of one deployment (one `--redis-prefix`).
+///
+/// Each shard's keys share the hash tag `{prefix:shard}`, so that in Redis Cluster they live in
+/// one slot and the scripts that touch several of them (the fenced commit: lease, keystrokes,
+/// events) run there.
+///
+/// ```swift
+/// let keys = try ScaleOutKeys(prefix: "stream-search")
+/// keys.keystrokes(shard: 3)   // "{stream-search:3}:keys"
+/// keys.events(shard: 3)       // "{stream-search:3}:events"
+/// ```
+public struct ScaleOutKeys: Sendable, Hashable {
+  /// The default prefix.
+  public static let defaultPrefix = "stream-search"
+  /// The consumer group of the keystroke streams.
+  public static let group = "workers"
+
+  /// The prefix every key starts with (inside the hash tag for a shard's keys).
+  public let prefix: String
+
+  /// The keys under `prefix`.
+  ///
+  /// - Throws: ``ScaleOutError/invalidPrefix(_:)`` unless the prefix is 1 to 64 letters, digits,
+  ///   `-`, `_`, `.` or `:` (braces would break the hash tag).
+  public init(prefix: String) throws(ScaleOutError) {
+    let allowed = prefix.utf8.allSatisfy { byte in
+      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        || byte == UInt8(ascii: ":")
+    }
+    guard !prefix.isEmpty, prefix.utf8.count <= 64, allowed else { throw .invalidPrefix(prefix) }
+    self.prefix = prefix
+  }
+
+  /// The hash with the deployment's settings: `shards` (fixed at first use) and `format`.
+  public var configuration: String { "\(prefix):config" }
+  /// The sorted set of live workers: member the worker's name, score the server time (ms) until
+  /// which it counts as live.
+  public var workers: String { "\(prefix):workers" }
+  /// The shared answers of the sources (one key per answer).
+  public func answer(_ key: String) -> String { "\(prefix):answer:\(key)" }
+  /// The shared rate budget of a source: a sorted set of request instants.
+  public func budget(_ name: String) -> String { "\(prefix):budget:\(name)" }
+
+  /// The stream a shard's keystrokes are appended to.
+  public func keystrokes(shard: Int) -> String { "\(tag(shard)):keys" }
+  /// The stream a shard's events are appended to.
+  public func events(shard: Int) -> String { "\(tag(shard)):events" }
+  /// The shard's lease: `<token>:<worker>`, expiring unless renewed.
+  public func lease(shard: Int) -> String { "\(tag(shard)):lease" }
+  /// The shard's fencing counter: each lease's token is the next value.
+  public func fence(shard: Int) -> String { "\(tag(shard)):fence" }
+  /// The shard's open searches: session → the search still waiting for its end (workers' own).
+  public func openSearches(shard: Int) -> String { "\(tag(shard)):open" }
+
+  private func tag(_ shard: Int) -> String { "{\(prefix):\(shard)}" }
+}

@@ -1,0 +1,59 @@
+// The number of shards is part of the data: a keystroke's shard depends on it, so it is fixed the
+// first time a prefix is used and stored there, and every later command reads it back.
+import RESP
+
+/// The stored shard count of a prefix.
+public enum ShardCount {
+  /// Shards when a prefix is first used without `--shards`.
+  public static let defaultCount = 16
+  /// The most shards a prefix may have.
+  public static let maximum = 4096
+  /// The configuration format this version writes and reads.
+  static let format = "1"
+
+  /// The prefix's shard count: the stored one, or `requested` (else ``defaultCount``) stored now
+  /// when the prefix is new. Two commands starting at once on a new prefix agree: the first
+  /// `HSETNX` wins and both read its value.
+  ///
+  /// - Throws: ``ScaleOutError/shardCountMismatch(requested:stored:prefix:)`` when `requested`
+  ///   differs from the stored count; ``ScaleOutError/foreignConfiguration(prefix:reason:)``
+  ///   when the key holds something else. `RESPError` when Redis fails.
+  public static func settle(
+    requested: Int?, keys: ScaleOutKeys, on connection: RESPConnection
+  ) throws -> Int {
+    let proposed = requested ?? defaultCount
+    let replies = try connection.readyPipeline([
+      RESPCommand("HSETNX", keys.configuration, "shards", proposed),
+      RESPCommand("HSETNX", keys.configuration, "format", format),
+      RESPCommand("HMGET", keys.configuration, "shards", "format"),
+    ])
+    if let refusal = replies.lazy.compactMap(\.errorMessage).first {
+      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: refusal)
+    }
+    let fields = replies[2].array ?? []
+    guard fields.count == 2, let stored = fields[0].integer, (1...Int64(maximum)).contains(stored) else {
+      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: "no valid shards field")
+    }
+    guard fields[1].string == format else {
+      throw ScaleOutError.foreignConfiguration(
+        prefix: keys.prefix, reason: "format \(fields[1].string ?? "missing"), expected \(format)")
+    }
+    if let requested, requested != Int(stored) {
+      throw ScaleOutError.shardCountMismatch(requested: requested, stored: Int(stored), prefix: keys.prefix)
+    }
+    return Int(stored)
+  }
+
+  /// The stored count, or nil when the prefix has not been used yet (nothing is written).
+  public static func read(keys: ScaleOutKeys, on connection: RESPConnection) throws -> Int? {
+    let reply = try connection.readyCall(RESPCommand("HGET", keys.configuration, "shards"))
+    if let refusal = reply.errorMessage {
+      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: refusal)
+    }
+    guard !reply.isNull else { return nil }
+    guard let stored = reply.integer, (1...Int64(maximum)).contains(stored) else {
+      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: "no valid shards field")
+    }
+    return Int(stored)
+  }
+}

@@ -1,0 +1,122 @@
+// A worker: the same `SearchPipeline` as a local run, fed with the keystrokes of the shards this
+// worker holds and writing its events back to Redis. Three threads talk to Redis (the lease
+// keeper, the reader, the committer), each on its own connection; the pipeline runs as it does
+// anywhere else.
+import Foundation
+import Pipeline
+import RESP
+import Streams
+
+/// Runs one worker until stopped.
+///
+/// ```swift
+/// let worker = ScaleOutWorker(
+///   endpoint: try RedisEndpoint(url: "redis://127.0.0.1:6379"), keys: try ScaleOutKeys(prefix: "stream-search"),
+///   settings: WorkerSettings(name: "w1"))
+/// let summary = try await worker.run(configuration: PipelineConfiguration(), source: { CatalogSource() }, stop: stop)
+/// ```
+///
+/// - Element: each keystroke of a held shard enters the pipeline as an input line of its session;
+///   each event is committed to the shard's event stream (see docs/scale-out.md for the rules).
+/// - Failure: Redis unreachable at the start throws ``ScaleOutError/unreachable(_:_:)``; later
+///   failures are reconnected with backoff and reported through `notice`.
+/// - Failure, later: a failure no reconnection fixes (credentials refused after a restart) ends the
+///   worker as a stop does, then throws ``ScaleOutError/unreachable(_:_:)``.
+/// - Cancellation: when `stop` fires, reading stops, the events already emitted are committed
+///   (for at most 2 s), every lease is given back and the worker leaves the live set; then the
+///   pipeline is cancelled (its searches in flight are not committed: the shards' next owners
+///   process their keystrokes again) and its summary returned.
+public final class ScaleOutWorker: Sendable {
+  private let endpoint: RedisEndpoint
+  private let keys: ScaleOutKeys
+  private let requestedShards: Int?
+  private let settings: WorkerSettings
+  private let notice: @Sendable (LinkNotice) -> Void
+  private let report: @Sendable (WorkerReport) -> Void
+
+  /// A worker of the deployment under `keys` on `endpoint`; `requestedShards` is checked
+  /// against the stored count (or stored, for a new prefix).
+  public init(
+    endpoint: RedisEndpoint, keys: ScaleOutKeys, requestedShards: Int? = nil, settings: WorkerSettings,
+    notice: @escaping @Sendable (LinkNotice) -> Void = { _ in },
+    report: @escaping @Sendable (WorkerReport) -> Void = { _ in }
+  ) {
+    self.endpoint = endpoint
+    self.keys = keys
+    self.requestedShards = requestedShards
+    self.settings = settings
+    self.notice = notice
+    self.report = report
+  }
+
+  /// Runs the pipeline over the held shards' keystrokes until `stop` fires; returns its summary.
+  /// `source` is made once Redis has answered, so that a worker that cannot run says so before
+  /// it loads a catalog.
+  ///
+  /// - Throws: ``ScaleOutError`` when Redis cannot be reached at the start or the shard count
+  ///   conflicts.
+  public func run(
+    configuration: PipelineConfiguration, source makeSource: () -> any SearchSource, stop: CancellationSignal,
+    wallClock: any WallClock = SystemWallClock()
+  ) async throws -> RunSummary {
+    let shardCount = try settleShardCount()
+    let source = makeSource()
+    let context = try WorkerContext(
+      endpoint: endpoint, keys: keys, shardCount: shardCount, settings: settings, notice: notice, report: report)
+    let sink = WorkerSink(context: context, wallClock: wallClock)
+    var configuration = configuration
+    let userLog = configuration.log
+    configuration.log = { message in
+      if case .sessionForgotten(let name) = message {
+        sink.forgot(pipelineSession: name)
+        userLog?(.sessionForgotten(WorkerSink.userSession(name) ?? ""))
+      } else {
+        userLog?(message)
+      }
+    }
+    let feed = AsyncFeed<InputRecord>()
+    let pipeline = SearchPipeline(
+      configuration: configuration, source: source, clock: ContinuousClock(), sink: sink.receive)
+    let running = Task { await pipeline.run(feed) }
+    let committer = try EventCommitter(context: context)
+    let keeper = try LeaseKeeper(context: context)
+    let reader = try ShardReader(context: context, feed: feed, stop: stop)
+    committer.start()
+    keeper.start()
+    reader.start()
+    await Self.waitOnOwnThread { reader.waitUntilFinished() }
+    await Self.waitOnOwnThread {
+      committer.flushAndStop(within: .seconds(2))
+      keeper.releaseAll(within: .seconds(2))
+    }
+    running.cancel()
+    let summary = await running.value
+    if let failure = context.failure.withLock({ $0 }) { throw ScaleOutError.unreachable(endpoint, failure) }
+    return summary
+  }
+
+  private func settleShardCount() throws -> Int {
+    let connection: RESPConnection
+    do {
+      connection = try RESPConnection(endpoint: endpoint, options: settings.connection)
+    } catch {
+      throw ScaleOutError.unreachable(endpoint, error)
+    }
+    defer { connection.close() }
+    do {
+      return try ShardCount.settle(requested: requestedShards, keys: keys, on: connection)
+    } catch let error as RESPError {
+      throw ScaleOutError.unreachable(endpoint, error)
+    }
+  }
+
+  /// Runs blocking work on a thread of its own while the caller is suspended.
+  static func waitOnOwnThread(_ work: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      Thread.detachNewThread {
+        work()
+        continuation.resume()
+      }
+    }
+  }
+}

@@ -1,0 +1,194 @@
+// The worker's bookkeeping between Redis and the pipeline: which keystroke entry each input line
+// came from, which keystrokes each session still holds, and, when an event comes out, which of
+// them it accounts for. It decides nothing about searching: the pipeline's events say which
+// keystroke they are about (`SearchEvent.inputLine`), and the ledger only looks that up.
+
+/// A keystroke entry read from a shard's stream.
+struct ShardEntry: Sendable, Equatable {
+  /// The entry's stream id, e.g. `1712345678901-0`.
+  let id: String
+  /// The session named by its `session` field; nil for none.
+  let session: String?
+  /// The field's text (`term`), or why the entry is not a keystroke.
+  let term: Result<String, EntryRefusal>
+}
+
+/// Why an entry of a keystroke stream is not a keystroke.
+struct EntryRefusal: Error, Equatable {
+  let reason: String
+}
+
+/// One shard held under one lease: its events are committed with that lease's value, and the
+/// pipeline sessions of another holding never mix with these.
+struct ShardHolding: Hashable, Sendable {
+  let shard: Int
+  /// The lease's value, `<token>:<worker>`.
+  let lease: String
+}
+
+/// What the committer is to do for one event: append it (or not) and acknowledge keystrokes.
+struct CommitItem: Sendable {
+  /// How the commit script treats it: `s` search, `e` end, `c` clear, `x` input error, `o` other,
+  /// `a` nothing to append (acknowledgements only).
+  let eventClass: String
+  let holding: ShardHolding
+  let session: String?
+  let key: String
+  let type: String
+  let json: [UInt8]
+  let extra: [UInt8]
+  /// The entry the event is about (checked pending for ends, clears and input errors).
+  let settlingID: String
+  /// Entries acknowledged with it.
+  let acknowledged: [String]
+}
+
+/// Maps input lines to entries and sessions; not thread-safe (the worker holds it behind a lock).
+struct SessionLedger {
+  private struct Book {
+    let holding: ShardHolding
+    let session: String?
+    /// Fed keystrokes not yet acknowledged, by ascending line.
+    var pending: [(line: Int, id: String)] = []
+    /// The line of the search the session has open (its `search` seen, its end not yet).
+    var openSearch: Int?
+  }
+
+  private var books: [String: Book] = [:]
+  /// Lines of entries that are not keystrokes: their `input_error` names no session.
+  private var refused: [Int: String] = [:]
+  private var nextLine = 1
+
+  /// The pipeline session name of `session` in `holding`: unique per holding, so sessions start
+  /// afresh whenever a shard changes hands, even back to this worker.
+  static func pipelineSession(_ session: String?, in holding: ShardHolding) -> String {
+    "\(holding.shard)|\(holding.lease)|\(session ?? "")"
+  }
+
+  /// Records `entry` of `holding` and returns the input record to feed the pipeline.
+  mutating func admit(_ entry: ShardEntry, of holding: ShardHolding) -> InputRecordDraft {
+    let line = nextLine
+    nextLine += 1
+    let name = Self.pipelineSession(entry.session, in: holding)
+    books[name, default: Book(holding: holding, session: entry.session)].pending.append((line, entry.id))
+    switch entry.term {
+    case .success(let term):
+      return InputRecordDraft(line: line, session: name, outcome: .success(term))
+    case .failure(let refusal):
+      refused[line] = name
+      return InputRecordDraft(line: line, session: name, outcome: .failure(refusal))
+    }
+  }
+
+  /// Forgets everything of `holding` (the shard was lost or given back): later events of its
+  /// sessions find no book and are not committed.
+  mutating func drop(_ holding: ShardHolding) {
+    let prefix = "\(holding.shard)|\(holding.lease)|"
+    books = books.filter { !$0.key.hasPrefix(prefix) }
+    refused = refused.filter { !$0.value.hasPrefix(prefix) }
+  }
+
+  /// The pipeline forgot an idle session: its keystrokes that led to nothing (typed back to the
+  /// term last searched) are acknowledged now, unless a search is still open.
+  mutating func forget(pipelineSession name: String) -> CommitItem? {
+    guard let book = books[name], book.openSearch == nil else { return nil }
+    books[name] = nil
+    guard let last = book.pending.last else { return nil }
+    return CommitItem(
+      eventClass: "a", holding: book.holding, session: book.session, key: "", type: "", json: [], extra: [],
+      settlingID: last.id, acknowledged: book.pending.map(\.id))
+  }
+
+  /// What to commit for an event of pipeline session `name` about input line `line`; nil when it
+  /// belongs to a shard no longer held (or to nothing this worker fed).
+  mutating func account(
+    kind: EventClass, pipelineSession name: String?, line: Int, encode: (String?) -> EncodedEvent
+  ) -> CommitItem? {
+    let key: String
+    if case .inputError = kind {
+      guard let owner = refused.removeValue(forKey: line) else { return nil }
+      key = owner
+    } else {
+      guard let name else { return nil }
+      key = name
+    }
+    guard var book = books[key], let position = book.pending.firstIndex(where: { $0.line == line }) else {
+      return nil
+    }
+    let settling = book.pending[position].id
+    let encoded = encode(book.session)
+    let base = "\(book.holding.shard)/\(settling)/"
+    var acknowledged: [String] = []
+    let item: CommitItem
+    switch kind {
+    case .search:
+      book.openSearch = line
+      let extra = Array((base + "end\n").utf8) + encoded.supersededJSON + [0x0A] + encoded.clearedJSON
+      item = commit("s", book, base + "search", encoded, extra: extra, settling: settling, acks: [])
+    case .other(let suffix):
+      item = commit("o", book, base + suffix, encoded, extra: [], settling: settling, acks: [])
+    case .end:
+      if book.openSearch == line { book.openSearch = nil }
+      acknowledged = book.pending[...position].map(\.id)
+      book.pending.removeSubrange(...position)
+      item = commit(
+        "e", book, base + "end", encoded, extra: Array((base + "search").utf8), settling: settling,
+        acks: acknowledged)
+    case .cleared:
+      acknowledged = book.pending[...position].map(\.id)
+      book.pending.removeSubrange(...position)
+      item = commit("c", book, base + "cleared", encoded, extra: [], settling: settling, acks: acknowledged)
+    case .inputError:
+      book.pending.remove(at: position)
+      item = commit("x", book, base + "input_error", encoded, extra: [], settling: settling, acks: [settling])
+    }
+    if book.pending.isEmpty && book.openSearch == nil {
+      books[key] = nil
+    } else {
+      books[key] = book
+    }
+    return item
+  }
+
+  /// Sessions with keystrokes or a search in flight (for tests and memory checks).
+  var openBookCount: Int { books.count }
+
+  private func commit(
+    _ eventClass: String, _ book: Book, _ key: String, _ encoded: EncodedEvent, extra: [UInt8], settling: String,
+    acks: [String]
+  ) -> CommitItem {
+    CommitItem(
+      eventClass: eventClass, holding: book.holding, session: book.session, key: key, type: encoded.type,
+      json: encoded.json, extra: extra, settlingID: settling, acknowledged: acks)
+  }
+}
+
+/// How the ledger treats an event.
+enum EventClass: Equatable {
+  /// `search`: opens the session's search.
+  case search
+  /// `results`, `error`, `cancelled`: the search's end; acknowledges its keystrokes.
+  case end
+  /// `cleared`: acknowledges the keystrokes up to the clear.
+  case cleared
+  /// `input_error`: acknowledges its entry.
+  case inputError
+  /// `waiting`, `partial`: may repeat after a takeover; the suffix of its key.
+  case other(String)
+}
+
+/// An event as the commit stores it: its type, its JSON, and for a search the two `cancelled`
+/// events that end it if its worker dies first (superseded, cleared).
+struct EncodedEvent {
+  let type: String
+  let json: [UInt8]
+  let supersededJSON: [UInt8]
+  let clearedJSON: [UInt8]
+}
+
+/// The pipeline input made from an entry: a keystroke of a pipeline session, or a refusal.
+struct InputRecordDraft {
+  let line: Int
+  let session: String
+  let outcome: Result<String, EntryRefusal>
+}

@@ -1,0 +1,39 @@
+// A worker's settings, each with its default; docs/scale-out.md states them as the contract.
+import RESP
+
+/// How a worker runs on Redis.
+public struct WorkerSettings: Sendable, Equatable {
+  /// The worker's name: its consumer name in the groups and its member in the live set. Two
+  /// live workers must not share one. Default `<host>-<pid>`.
+  public var name: String
+  /// How long a shard's lease lasts without renewal: a dead worker's shards move after at most
+  /// this. Renewed every tenth of it. Default 5 s.
+  public var lease: Duration
+  /// Events kept per shard (older ones trimmed, approximately, as Redis trims). Default 10,000.
+  public var eventsKept: Int
+  /// Keystrokes read per shard per round. Default 1,000.
+  public var readBatch: Int
+  /// Events waiting for their commit beyond which the reader stops reading. Default 20,000.
+  public var outboxLimit: Int
+  /// Timeouts of each connection.
+  public var connection: RESPConnection.Options
+
+  /// Settings with every default but the name.
+  public init(
+    name: String, lease: Duration = .seconds(5), eventsKept: Int = 10_000, readBatch: Int = 1_000,
+    outboxLimit: Int = 20_000, connection: RESPConnection.Options = RESPConnection.Options()
+  ) {
+    self.name = name
+    self.lease = lease
+    self.eventsKept = eventsKept
+    self.readBatch = readBatch
+    self.outboxLimit = outboxLimit
+    self.connection = connection
+  }
+
+  /// The gap between lease rounds (heartbeat, renewal, balancing): a tenth of the lease.
+  var round: Duration { lease / 10 }
+
+  /// Rounds between trims of the keystroke streams.
+  var roundsPerTrim: Int { 20 }
+}

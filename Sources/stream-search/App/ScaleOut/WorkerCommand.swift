@@ -1,0 +1,51 @@
+// `stream-search worker`: the local run's pipeline, built from the same options by the same
+// `RunSetup`, run by a `ScaleOutWorker` over a share of the shards on Redis until a signal.
+import Pipeline
+import ScaleOut
+import Streams
+
+/// Runs a worker and says how the process should exit.
+struct WorkerCommand {
+  let options: WorkerOptions
+  let log: Log
+  let stop: StopRequest
+
+  func run() async -> ExitStatus {
+    let setup: RunSetup
+    do {
+      setup = try RunSetup(options: options.search, log: log)
+    } catch {
+      log.error(error.message)
+      return .noInput
+    }
+    let stopSignal: CancellationSignal
+    if let wakeUp = stop.wakeUp {
+      stopSignal = wakeUp
+    } else {
+      log.error("cannot watch for signals: no pipe could be made")
+      return .ioError
+    }
+    let notices = RedisNotices(endpoint: options.redis.endpoint, log: log)
+    let verbose = log.level >= .verbose
+    let worker = ScaleOutWorker(
+      endpoint: options.redis.endpoint, keys: options.redis.keys, requestedShards: options.redis.shards,
+      settings: options.settings, notice: notices.receive,
+      report: { [log] report in if verbose { log.diagnostic(report.description) } })
+    let summary: RunSummary
+    do {
+      summary = try await worker.run(
+        configuration: setup.configuration(log: log), source: { setup.source(clock: ContinuousClock()) },
+        stop: stopSignal)
+    } catch let error as ScaleOutError {
+      log.error(error.description)
+      return error.exitStatus
+    } catch {
+      log.error("\(error)")
+      return .unavailable
+    }
+    if options.search.stats {
+      log.stats(PrettyEventFormatter().format(SearchEvent(seq: 0, atMilliseconds: 0, kind: .summary(summary))))
+    }
+    return stop.signal?.exitStatus ?? .success
+  }
+}

@@ -92,8 +92,9 @@ case .search(let options):
   exit(status.rawValue)
 case .publish(let options):
   let log = Log(level: .normal)
-  if options.inputPath == nil, standardInputWasClosed {
-    log.error(StandardInputCheck.closedMessage)
+  refuseClosedOutput(log)
+  if options.inputPath == nil, standardDescriptors.inputWasClosed {
+    log.error(StandardDescriptors.closedInputMessage)
     exit(ExitStatus.noInput.rawValue)
   }
   let stop = observeSignals()
@@ -111,6 +112,7 @@ case .worker(let options):
   exit(await WorkerCommand(options: options, log: log, stop: stop).run().rawValue)
 case .events(let options):
   let log = Log(level: .normal)
+  refuseClosedOutput(log)
   let stop = observeSignals()
   let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
   exit(await EventsCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)

@@ -15,7 +15,7 @@ final class ShardReader: Sendable {
   /// The longest a blocking read waits before looking at the board again.
   static let blockMilliseconds = 500
   /// The longest term accepted from an entry, as from an input line.
-  static let maxTermBytes = LineSplitter.defaultMaxLineLength
+  static let maxTermBytes = InputLine.defaultMaxLength
 
   init(context: WorkerContext, feed: AsyncFeed<InputRecord>, stop: CancellationSignal) throws {
     self.context = context

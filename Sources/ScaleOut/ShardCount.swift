@@ -28,7 +28,7 @@ public enum ShardCount {
       RESPCommand("HMGET", keys.configuration, "shards", "format"),
     ])
     if let refusal = replies.lazy.compactMap(\.errorMessage).first {
-      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: refusal)
+      throw refusalError(refusal, keys: keys, connection: connection)
     }
     let fields = replies[2].array ?? []
     guard fields.count == 2, let stored = fields[0].integer, (1...Int64(maximum)).contains(stored) else {
@@ -48,12 +48,22 @@ public enum ShardCount {
   public static func read(keys: ScaleOutKeys, on connection: RESPConnection) throws -> Int? {
     let reply = try connection.readyCall(RESPCommand("HGET", keys.configuration, "shards"))
     if let refusal = reply.errorMessage {
-      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: refusal)
+      throw refusalError(refusal, keys: keys, connection: connection)
     }
     guard !reply.isNull else { return nil }
     guard let stored = reply.integer, (1...Int64(maximum)).contains(stored) else {
       throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: "no valid shards field")
     }
     return Int(stored)
+  }
+
+  /// A server that wants a password (or another user) refuses every command: that is a failure
+  /// to reach it, not a foreign configuration at the prefix.
+  private static func refusalError(_ refusal: String, keys: ScaleOutKeys, connection: RESPConnection) -> ScaleOutError {
+    let accessCodes = ["NOAUTH", "WRONGPASS", "NOPERM"]
+    if accessCodes.contains(where: { refusal.hasPrefix($0) }) {
+      return .unreachable(connection.endpoint, .server(refusal))
+    }
+    return .foreignConfiguration(prefix: keys.prefix, reason: refusal)
   }
 }

@@ -39,6 +39,28 @@ import Testing
     }
   }
 
+  @Test func aWrongOrMissingPasswordIsOneLineAndStatus69() async throws {
+    let server = try await RedisServer.start(extraArguments: ["--requirepass", "right"])
+    defer { server.stop() }
+    let refusals = [
+      "redis://:wrong@127.0.0.1:\(server.port)":
+        "WRONGPASS invalid username-password pair or user is disabled.",
+      server.url: "NOAUTH Authentication required.",
+    ]
+    for (url, refusal) in refusals {
+      for command in ["publish", "worker", "events"] {
+        let result = try await run([command, "--redis", url])
+        #expect(result.status == 69, "\(command) \(url): \(result.stderr)")
+        #expect(
+          result.stderr == "Error: cannot reach Redis at \(server.url): the server refused: \(refusal)\n",
+          "\(command) \(url)")
+      }
+    }
+    // The right one works.
+    let right = try await run(["publish", "--redis", "redis://:right@127.0.0.1:\(server.port)"])
+    #expect(right.status == 0, "\(right.stderr)")
+  }
+
   @Test func aDifferentShardCountLaterIsAClearError() async throws {
     let server = try await RedisServer.start()
     defer { server.stop() }

@@ -74,6 +74,10 @@ import Testing
     _ = try connection.call(RESPCommand("XADD", keys.keystrokes(shard: 0), "*", "session", "b"))
     _ = try connection.call(
       RESPCommand("XADD", keys.keystrokes(shard: 0), "*", "term", [UInt8]([0xFF, 0xFE]), "session", "c"))
+    // One past the longest term an input line may carry.
+    _ = try connection.call(
+      RESPCommand(
+        "XADD", keys.keystrokes(shard: 0), "*", "term", [UInt8](repeating: 0x61, count: (1 << 20) + 1), "session", "d"))
     let worker = try deployment.worker("w1")
     defer { worker.stop() }
     let follower = try deployment.followEvents()
@@ -81,11 +85,11 @@ import Testing
     let seen = await follower.waitForOutput(within: Deployment.patience) { lines in
       let events = lines.compactMap(Event.init)
       return events.contains { $0.type == "results" && $0.session == "a" }
-        && events.filter { $0.type == "input_error" }.count == 2
+        && events.filter { $0.type == "input_error" }.count == 3
     }
     #expect(seen, "\(follower.outputLines)")
     let events = follower.outputLines.compactMap(Event.init)
-    #expect(Set(events.filter { $0.type == "input_error" }.compactMap(\.session)) == ["b", "c"])
+    #expect(Set(events.filter { $0.type == "input_error" }.compactMap(\.session)) == ["b", "c", "d"])
     let pending = try connection.call(RESPCommand("XPENDING", keys.keystrokes(shard: 0), "workers"))
     #expect(pending.array?.first == .integer(0), "every entry, bad ones too, is acknowledged")
   }

@@ -27,10 +27,11 @@ let package = Package(
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "StreamsTesting"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams", "RESP", "ScaleOut"]),
-    // TestSupport for its pseudo-terminal child (section 8), its loopback server (section 11)
-    // and the tool left blocked (section 10).
+    // TestSupport for its pseudo-terminal child (section 8), its loopback server (section 11),
+    // the tool left blocked (section 10) and its redis-server (section 12).
     .executableTarget(
-      name: "stream-search-bench", dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport"]
+      name: "stream-search-bench",
+      dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport", "RESP", "ScaleOut"]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting", "RESP"], path: "Tests/TestSupport"),

@@ -30,6 +30,7 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   }
   if options.includes("signals") { try await SignalSection().measure(into: &table) }
   if options.includes("cancel") { try await CancelSection().measure(into: &table) }
+  if options.includes("scaleout") { try await ScaleOutSection(options: options).measure(into: &table) }
   if options.includes("interactive") { try await InteractiveSection(options: options).measure(into: &table) }
   let operators = OperatorSection(options: options, stopwatch: stopwatch)
   if options.includes("operators") { try await operators.live(into: &table) }

@@ -1,0 +1,272 @@
+// The "scaleout" section: the release binary's workers on a real redis-server on loopback.
+// (a) publish → worker(s) → committed events: keystrokes per second from the start of `publish`
+// until every keystroke is read and acknowledged (its search's end committed), with one worker
+// and with two, and the Redis commands each keystroke costs. (b) failover: from `kill -9` of one
+// of two workers until the keystrokes typed into its sessions after the kill are answered.
+import Foundation
+import RESP
+import ScaleOut
+import TestSupport
+
+/// Measures the "scaleout" section.
+struct ScaleOutSection {
+  let options: BenchOptions
+  static let section = "12 scale-out"
+  static let shards = 16
+  /// Sessions typed into at once in (a); each types the prefixes of one word.
+  static let sessions = 10_000
+  static let word = "bohemian r"
+  /// Sessions of the killed worker typed into after the kill in (b).
+  static let failoverSessions = 50
+  /// The most any wait of this section takes before it counts as a failure.
+  static let patience = Duration.seconds(120)
+
+  func measure(into table: inout ResultTable) async throws {
+    guard let binary = BinarySection.binary(for: Self.section, into: &table) else { return }
+    guard RedisServer.executable != nil else {
+      table.append(
+        ResultRow(section: Self.section, name: "redis-server", unit: "", sample: nil, note: RedisServer.skipNote))
+      return
+    }
+    let server = try await RedisServer.start()
+    defer { server.stop() }
+    let tool = URL(fileURLWithPath: binary)
+    for workers in [1, 2] {
+      try await throughput(tool, server: server, workers: workers, into: &table)
+    }
+    try await failover(tool, server: server, into: &table)
+  }
+
+  // MARK: (a) throughput
+
+  private func throughput(_ tool: URL, server: RedisServer, workers: Int, into table: inout ResultTable)
+    async throws
+  {
+    let keystrokes = Self.sessions * Self.word.count
+    let input = FileManager.default.temporaryDirectory.appendingPathComponent("scaleout-\(getpid()).jsonl")
+    var text = ""
+    text.reserveCapacity(keystrokes * 40)
+    for length in 1...Self.word.count {
+      let term = String(Self.word.prefix(length))
+      for session in 0..<Self.sessions { text += "{\"term\":\"\(term)\",\"session\":\"s\(session)\"}\n" }
+    }
+    try Data(text.utf8).write(to: input)
+    defer { try? FileManager.default.removeItem(at: input) }
+
+    var rates: [Double] = []
+    var commandsPerKeystroke: [Double] = []
+    var scriptsPerKeystroke: [Double] = []
+    let runs = max(1, min(options.runs, 3))
+    for run in 0..<runs {
+      let prefix = "bench-\(workers)w-\(run)"
+      let cluster = try Cluster(tool: tool, server: server, prefix: prefix)
+      defer { cluster.stopAll() }
+      for index in 0..<workers { try cluster.startWorker("w\(index)") }
+      try await cluster.waitUntilBalanced(workers: workers)
+      let connection = try cluster.connection()
+      _ = try connection.call(RESPCommand("CONFIG", "RESETSTAT"))
+      let clock = ContinuousClock()
+      let started = clock.now
+      let publish = try ToolProcess(
+        tool, arguments: ["publish"] + cluster.redisArguments + ["--input", input.path])
+      try await cluster.waitUntilAnswered(shards: Array(0..<Self.shards), atLeast: keystrokes)
+      let seconds = nanoseconds(started.duration(to: clock.now)) / 1e9
+      guard let exit = await publish.waitForExit(within: Self.patience), exit.status == 0 else {
+        throw BenchmarkFailure(description: "publish failed: \(publish.errorLines.joined(separator: " | "))")
+      }
+      let stats = try Self.commandCalls(connection)
+      rates.append(Double(keystrokes) / seconds)
+      commandsPerKeystroke.append(Double(stats.total) / Double(keystrokes))
+      scriptsPerKeystroke.append(Double(stats.scripts) / Double(keystrokes))
+    }
+    let label = workers == 1 ? "one worker" : "\(workers) workers"
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(a) publish → \(label) → events, loopback", unit: "keys/s",
+        sample: Sample(rates), target: workers == 1 ? "≥ 50,000" : "",
+        note:
+          "\(keystrokes) keystrokes of \(Self.sessions) sessions, \(Self.shards) shards, built-in catalog, "
+          + "default debounce; until every keystroke is acknowledged; \(runs) runs"))
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(a) Redis commands per keystroke, \(label)", unit: "commands",
+        sample: Sample(commandsPerKeystroke),
+        note: "INFO commandstats, calls inside scripts included, the benchmark's own polling excluded"))
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(a) script calls (EVALSHA) per keystroke, \(label)", unit: "calls",
+        sample: Sample(scriptsPerKeystroke)))
+  }
+
+  /// Calls since the last `CONFIG RESETSTAT`: all of them, and the script calls.
+  private static func commandCalls(_ connection: RESPConnection) throws -> (total: Int, scripts: Int) {
+    let info = try connection.call(RESPCommand("INFO", "commandstats")).string ?? ""
+    var total = 0
+    var scripts = 0
+    // Lines like `cmdstat_xadd:calls=123,usec=…`; the benchmark's own polling is left out.
+    let own: Set<String> = ["info", "xinfo|groups", "xinfo|stream", "config|resetstat", "get", "mget", "xrange"]
+    for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
+      let parts = line.dropFirst("cmdstat_".count).split(separator: ":", maxSplits: 1)
+      guard parts.count == 2, !own.contains(String(parts[0])) else { continue }
+      let calls = parts[1].split(separator: ",").first { $0.hasPrefix("calls=") }
+      let count = calls.flatMap { Int($0.dropFirst("calls=".count)) } ?? 0
+      total += count
+      if parts[0] == "evalsha" { scripts += count }
+    }
+    return (total, scripts)
+  }
+
+  // MARK: (b) failover
+
+  private func failover(_ tool: URL, server: RedisServer, into table: inout ResultTable) async throws {
+    var seconds: [Double] = []
+    let runs = 10
+    for run in 0..<runs {
+      let cluster = try Cluster(tool: tool, server: server, prefix: "failover-\(run)")
+      defer { cluster.stopAll() }
+      try cluster.startWorker("a")
+      try await cluster.waitUntilBalanced(workers: 1)
+      let victim = try cluster.startWorker("b")
+      try await cluster.waitUntilBalanced(workers: 2)
+      let held = try cluster.holders().filter { $0.value == "b" }.map(\.key).sorted()
+      var sessions: [String] = []
+      for index in 0..<100_000 where sessions.count < Self.failoverSessions {
+        let session = "f\(index)"
+        if held.contains(ShardHash.shard(of: session, shardCount: Self.shards)) { sessions.append(session) }
+      }
+      let lines = sessions.map { "{\"term\":\"love\",\"session\":\"\($0)\"}\n" }.joined()
+      let clock = ContinuousClock()
+      victim.signal(SIGKILL)
+      let killed = clock.now
+      let publish = try ToolProcess(tool, arguments: ["publish"] + cluster.redisArguments, input: Data(lines.utf8))
+      try await cluster.waitUntilAnswered(shards: held, atLeast: Self.failoverSessions)
+      seconds.append(nanoseconds(killed.duration(to: clock.now)) / 1e9)
+      _ = await publish.waitForExit(within: Self.patience)
+      let results = try cluster.resultCount(shards: held)
+      guard results == Self.failoverSessions else {
+        throw BenchmarkFailure(description: "failover: \(results) results for \(Self.failoverSessions) sessions")
+      }
+    }
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(b) failover: kill -9 → its sessions answered again", unit: "s",
+        sample: Sample(seconds), target: "≤ 6 (lease 5 s + 1 s)",
+        note:
+          "2 workers, default lease (5 s) and debounce (300 ms); \(Self.failoverSessions) sessions of the killed "
+          + "worker typed into right after the kill; \(runs) runs"))
+  }
+}
+
+/// Workers of one deployment (one prefix) on the benchmark's server, and what the benchmark
+/// asks Redis about them.
+private final class Cluster {
+  let tool: URL
+  let server: RedisServer
+  let keys: ScaleOutKeys
+  private var workers: [ToolProcess] = []
+  private let probe: RESPConnection
+
+  init(tool: URL, server: RedisServer, prefix: String) throws {
+    self.tool = tool
+    self.server = server
+    keys = try ScaleOutKeys(prefix: prefix)
+    probe = try RESPConnection(endpoint: server.endpoint)
+  }
+
+  var redisArguments: [String] {
+    ["--redis", server.url, "--redis-prefix", keys.prefix, "--shards", String(ScaleOutSection.shards)]
+  }
+
+  func connection() throws -> RESPConnection { try RESPConnection(endpoint: server.endpoint) }
+
+  @discardableResult
+  func startWorker(_ name: String) throws -> ToolProcess {
+    let worker = try ToolProcess(
+      tool, arguments: ["worker"] + redisArguments + ["--name", name, "--cache-dir", "none"])
+    workers.append(worker)
+    return worker
+  }
+
+  func stopAll() {
+    for worker in workers { worker.stop() }
+    probe.close()
+  }
+
+  /// Shard → the name of the worker whose lease it is under.
+  func holders() throws -> [Int: String] {
+    let shards = Array(0..<ScaleOutSection.shards)
+    let reply = try probe.call(RESPCommand("MGET", arguments: shards.map { keys.lease(shard: $0) }))
+    var holders: [Int: String] = [:]
+    for (shard, value) in zip(shards, reply.array ?? []) {
+      if let lease = value.string, let name = lease.split(separator: ":", maxSplits: 1).last {
+        holders[shard] = String(name)
+      }
+    }
+    return holders
+  }
+
+  /// Waits until every shard is held and `workers` workers each hold their fair share.
+  func waitUntilBalanced(workers: Int) async throws {
+    let fair = ScaleOutSection.shards / workers
+    try await waitFor("\(workers) workers to share the shards") {
+      let holders = try self.holders()
+      let counts = Dictionary(grouping: holders.values, by: { $0 }).mapValues(\.count)
+      return holders.count == ScaleOutSection.shards && counts.count == workers
+        && counts.values.allSatisfy { $0 >= fair }
+    }
+  }
+
+  /// Waits until `shards` hold at least `count` keystrokes, every one of them read by the group
+  /// and none pending: each answered, its search's end committed.
+  func waitUntilAnswered(shards: [Int], atLeast count: Int) async throws {
+    try await waitFor("\(count) keystrokes to be answered") {
+      var added = 0
+      for shard in shards {
+        let stream = try self.probe.call(RESPCommand("XINFO", "STREAM", self.keys.keystrokes(shard: shard)))
+        guard let streamInfo = Self.fields(stream), let entries = streamInfo["entries-added"]?.integer else {
+          continue
+        }
+        added += Int(entries)
+        let groups = try self.probe.call(RESPCommand("XINFO", "GROUPS", self.keys.keystrokes(shard: shard)))
+        guard let group = (groups.array ?? []).first.flatMap(Self.fields),
+          group["entries-read"]?.integer == entries, group["pending"]?.integer == 0
+        else { return false }
+      }
+      return added >= count
+    }
+  }
+
+  /// How many `results` events the event streams of `shards` hold.
+  func resultCount(shards: [Int]) throws -> Int {
+    var count = 0
+    for shard in shards {
+      let entries = try probe.call(RESPCommand("XRANGE", keys.events(shard: shard), "-", "+")).array ?? []
+      for entry in entries {
+        let fields = entry.array?.last?.array?.compactMap(\.string) ?? []
+        if let index = fields.firstIndex(of: "type"), index + 1 < fields.count, fields[index + 1] == "results" {
+          count += 1
+        }
+      }
+    }
+    return count
+  }
+
+  private func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: ScaleOutSection.patience)
+    while try !condition() {
+      guard clock.now < deadline else { throw BenchmarkFailure(description: "timed out waiting for \(what)") }
+      try await clock.sleep(for: .milliseconds(10))
+    }
+  }
+
+  /// A flat `[field, value, …]` reply as a dictionary; nil for anything else (e.g. no such key).
+  private static func fields(_ value: RESPValue) -> [String: RESPValue]? {
+    guard let array = value.array else { return nil }
+    var fields: [String: RESPValue] = [:]
+    for index in stride(from: 0, to: array.count - 1, by: 2) {
+      if let name = array[index].string { fields[name] = array[index + 1] }
+    }
+    return fields
+  }
+}

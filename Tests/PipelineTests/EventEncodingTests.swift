@@ -185,7 +185,7 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
   @Test func randomScalarsAlwaysMakeValidJSON() throws {
     var generator = SplitMix64(seed: 7)
     for _ in 0..<500 {
-      let length = Int.random(in: 0...12, using: &generator)
+      let length = Int.random(in: 0...40, using: &generator)
       var text = ""
       for _ in 0..<length {
         // Mostly low scalars (where the escapes are), some from anywhere in Unicode.
@@ -196,6 +196,23 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
       }
       let object = try parseEventLine(encoder.encode(SearchEvent(seq: 1, atMilliseconds: 0, kind: .search(term: text))))
       #expect(scalars(object["term"] as? String) == scalars(text))
+    }
+  }
+
+  @Test func anEscapeAnywhereInALongStringIsWritten() throws {
+    // The encoder checks eight bytes at a time: every position of three words, and every byte
+    // that needs an escape, next to bytes that come close (0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F).
+    for special in ["\"", "\\", "\u{1F}", "\u{0}", "\n"] {
+      for position in 0..<24 {
+        var characters = Array(repeating: Character("a"), count: 24)
+        for (offset, neighbour) in ["\u{20}", "!", "#", "[", "]", "\u{7F}"].enumerated() {
+          characters[(position + offset + 1) % 24] = Character(neighbour)
+        }
+        characters[position] = Character(special)
+        let text = String(characters)
+        let line = encoder.encode(SearchEvent(seq: 1, atMilliseconds: 0, kind: .search(term: text)))
+        #expect(scalars(try parseEventLine(line)["term"] as? String) == scalars(text), "\(position)")
+      }
     }
   }
 

@@ -84,7 +84,7 @@ public struct JSONLinesEncoder: Sendable {
   /// for the selection.
   public func encode(_ item: SearchItem) -> String {
     var output: [UInt8] = []
-    appendItem(item, to: &output)
+    JSONItemWriter.append([item], to: &output)
     output.append(UInt8(ascii: "\n"))
     return String(decoding: output, as: UTF8.self)
   }
@@ -100,10 +100,7 @@ public struct JSONLinesEncoder: Sendable {
       JSONBytes.appendRaw("\",\"count\":", to: &output)
       JSONBytes.appendInteger(items.count, to: &output)
       JSONBytes.appendRaw(",\"items\":[", to: &output)
-      for (index, item) in items.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        appendItem(item, to: &output)
-      }
+      JSONItemWriter.append(items, to: &output)
       output.append(UInt8(ascii: "]"))
     case .failed(let error):
       JSONBytes.appendRaw(",\"error\":", to: &output)
@@ -117,32 +114,6 @@ public struct JSONLinesEncoder: Sendable {
     JSONBytes.appendRaw(error.kind, to: &output)
     JSONBytes.appendRaw("\",\"message\":", to: &output)
     JSONBytes.appendString(error.message, to: &output)
-    output.append(UInt8(ascii: "}"))
-  }
-
-  private func appendItem(_ item: SearchItem, to output: inout [UInt8]) {
-    JSONBytes.appendRaw("{\"id\":", to: &output)
-    JSONBytes.appendInteger(item.id, to: &output)
-    JSONBytes.appendField(",\"kind\":", item.kind, to: &output)
-    JSONBytes.appendField(",\"title\":", item.title, to: &output)
-    JSONBytes.appendField(",\"artist\":", item.artistName, to: &output)
-    JSONBytes.appendField(",\"collection\":", item.collectionName, to: &output)
-    JSONBytes.appendField(",\"url\":", item.trackViewUrl ?? item.collectionViewUrl, to: &output)
-    JSONBytes.appendField(",\"preview_url\":", item.previewUrl, to: &output)
-    JSONBytes.appendField(",\"artwork_url\":", item.artworkUrl ?? item.artworkUrl100, to: &output)
-    JSONBytes.appendField(",\"release_date\":", item.releaseDate, to: &output)
-    JSONBytes.appendField(",\"genre\":", item.primaryGenreName, to: &output)
-    if let duration = item.trackTimeMillis {
-      JSONBytes.appendRaw(",\"duration_ms\":", to: &output)
-      JSONBytes.appendInteger(duration, to: &output)
-    }
-    if let price = item.price {
-      JSONBytes.appendRaw(",\"price\":", to: &output)
-      JSONBytes.appendDouble(price, to: &output)
-    }
-    JSONBytes.appendField(",\"currency\":", item.currency, to: &output)
-    JSONBytes.appendField(",\"country\":", item.country, to: &output)
-    JSONBytes.appendField(",\"feed_url\":", item.feedUrl, to: &output)
     output.append(UInt8(ascii: "}"))
   }
 

@@ -1,0 +1,142 @@
+// Writes search items as JSON straight into bytes reserved for them. A results event carries up
+// to 75 items a keystroke; appending their fifteen fields to an array one call at a time, each
+// call checking the array's capacity and uniqueness, cost more than finding the items.
+
+/// Writes items as JSON objects, the shape docs/events.md gives, into reserved bytes.
+enum JSONItemWriter {
+  /// Appends `items` to `output` as JSON objects separated by commas.
+  static func append(_ items: [SearchItem], to output: inout [UInt8]) {
+    let bound = items.reduce(items.count) { $0 + maximumLength(of: $1) }
+    // Written into uninitialised bytes, then copied once: filling the bound first (six times the
+    // strings' length, for escapes that hardly ever come) cost more than the writing.
+    let written = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+      guard let base = buffer.baseAddress else { return }
+      var cursor = Cursor(position: base)
+      for (index, item) in items.enumerated() {
+        if index > 0 { cursor.byte(UInt8(ascii: ",")) }
+        cursor.item(item)
+      }
+      count = cursor.position - base
+    }
+    output.append(contentsOf: written)
+  }
+
+  /// The most bytes `item` can take: every key, every string six times over (each byte escaped
+  /// as `\u00XX`), and the longest integers and price.
+  private static func maximumLength(of item: SearchItem) -> Int {
+    func length(_ text: String?) -> Int { 2 + 6 * (text?.utf8.count ?? 0) }
+    // Added up field by field: an array of the twelve strings cost more than writing them.
+    var total = keysLength + 3 * 24 + 32
+    total += length(item.kind) + length(item.title) + length(item.artistName) + length(item.collectionName)
+    total += length(item.trackViewUrl ?? item.collectionViewUrl) + length(item.previewUrl)
+    total += length(item.artworkUrl ?? item.artworkUrl100) + length(item.releaseDate) + length(item.primaryGenreName)
+    total += length(item.currency) + length(item.country) + length(item.feedUrl)
+    return total
+  }
+
+  /// All keys of an item together, with their punctuation.
+  private static let keysLength = 200
+
+  /// Where the next byte goes; the caller has reserved enough.
+  private struct Cursor {
+    var position: UnsafeMutablePointer<UInt8>
+
+    mutating func byte(_ value: UInt8) {
+      position.pointee = value
+      position += 1
+    }
+
+    mutating func raw(_ text: StaticString) {
+      text.withUTF8Buffer { bytes in
+        guard let source = bytes.baseAddress else { return }
+        position.update(from: source, count: bytes.count)
+        position += bytes.count
+      }
+    }
+
+    mutating func integer(_ value: Int) {
+      var magnitude = value.magnitude
+      if value < 0 { byte(UInt8(ascii: "-")) }
+      var digits = 1
+      var rest = magnitude / 10
+      while rest > 0 {
+        digits += 1
+        rest /= 10
+      }
+      var index = digits
+      while index > 0 {
+        index -= 1
+        position[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+        magnitude /= 10
+      }
+      position += digits
+    }
+
+    /// `value` as a JSON string (see `JSONBytes.appendString`).
+    mutating func string(_ value: String) {
+      byte(UInt8(ascii: "\""))
+      var value = value
+      value.withUTF8 { bytes in
+        guard let source = bytes.baseAddress else { return }
+        if !JSONBytes.needsEscaping(bytes) {
+          position.update(from: source, count: bytes.count)
+          position += bytes.count
+          return
+        }
+        for byte in bytes {
+          guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+            self.byte(byte)
+            continue
+          }
+          self.byte(UInt8(ascii: "\\"))
+          if byte >= 0x20 {
+            self.byte(byte)
+          } else if JSONBytes.shortEscapes[Int(byte)] != 0 {
+            self.byte(JSONBytes.shortEscapes[Int(byte)])
+          } else {
+            for escaped in [UInt8(ascii: "u"), 0x30, 0x30, JSONBytes.hexDigits[Int(byte >> 4)]] { self.byte(escaped) }
+            self.byte(JSONBytes.hexDigits[Int(byte & 0xF)])
+          }
+        }
+      }
+      byte(UInt8(ascii: "\""))
+    }
+
+    mutating func field(_ key: StaticString, _ value: String?) {
+      guard let value else { return }
+      raw(key)
+      string(value)
+    }
+
+    mutating func item(_ item: SearchItem) {
+      raw("{\"id\":")
+      integer(item.id)
+      field(",\"kind\":", item.kind)
+      field(",\"title\":", item.title)
+      field(",\"artist\":", item.artistName)
+      field(",\"collection\":", item.collectionName)
+      field(",\"url\":", item.trackViewUrl ?? item.collectionViewUrl)
+      field(",\"preview_url\":", item.previewUrl)
+      field(",\"artwork_url\":", item.artworkUrl ?? item.artworkUrl100)
+      field(",\"release_date\":", item.releaseDate)
+      field(",\"genre\":", item.primaryGenreName)
+      if let duration = item.trackTimeMillis {
+        raw(",\"duration_ms\":")
+        integer(duration)
+      }
+      if let price = item.price {
+        raw(",\"price\":")
+        // The shortest form that reads back as the same Double; null where JSON has no number.
+        if price.isFinite {
+          for byte in price.description.utf8 { self.byte(byte) }
+        } else {
+          raw("null")
+        }
+      }
+      field(",\"currency\":", item.currency)
+      field(",\"country\":", item.country)
+      field(",\"feed_url\":", item.feedUrl)
+      byte(UInt8(ascii: "}"))
+    }
+  }
+}

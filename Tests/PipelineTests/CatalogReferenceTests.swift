@@ -9,21 +9,21 @@ import Testing
 @Suite struct CatalogReferenceTests {
   private static let items = CatalogSource.generatedItems(count: 1_000)
   private static let source = CatalogSource(items: items)
-  /// Each item's category and folded names (track, collection, artist), folded once.
-  private static let foldedNames = folded(items)
+  /// Each item as the rule sees it, folded once.
+  private static let candidates = rankingCandidates(items)
   /// A larger catalog, where queries of common short words walk thousands of candidates and
   /// the walks are long.
   private static let largeItems = CatalogSource.generatedItems(count: 8_000)
   private static let largeSource = CatalogSource(items: largeItems)
-  private static let largeFoldedNames = folded(largeItems)
+  private static let largeCandidates = rankingCandidates(largeItems)
 
-  private static func folded(_ items: [SearchItem]) -> [(category: Category?, names: [[FoldedWord]])] {
-    items.map { item in
-      (
-        category: Category(kind: item.kind, wrapperType: item.wrapperType),
-        names: [item.trackName, item.collectionName, item.artistName].compactMap { $0 }.map(TextFolding.words)
-      )
+  private static func rankingCandidates(_ items: [SearchItem]) -> [Category: [CatalogRanking.Candidate]] {
+    var candidates: [Category: [CatalogRanking.Candidate]] = [:]
+    for item in items {
+      guard let category = Category(kind: item.kind, wrapperType: item.wrapperType) else { continue }
+      candidates[category, default: []].append(CatalogRanking.Candidate(item: item, category: category))
     }
+    return candidates
   }
 
   @Test func indexedSearchAgreesWithABruteForceRanking() async throws {
@@ -51,8 +51,7 @@ import Testing
         for category in Category.defaults {
           let request = SearchRequest(term: term, category: category, limit: 25)
           let indexed = try await Self.largeSource.search(request).map(\.id)
-          let reference = Self.reference(
-            term, category: category, limit: 25, items: Self.largeItems, foldedNames: Self.largeFoldedNames)
+          let reference = Self.reference(term, category: category, limit: 25, candidates: Self.largeCandidates)
           #expect(indexed == reference, "\(term) [\(category)]")
         }
       }
@@ -85,12 +84,9 @@ import Testing
 
   /// Ranks every item of `category` by the rule's definition, `CatalogRanking`.
   private static func reference(
-    _ term: String, category: Category, limit: Int, items: [SearchItem] = items,
-    foldedNames: [(category: Category?, names: [[FoldedWord]])] = foldedNames
+    _ term: String, category: Category, limit: Int,
+    candidates: [Category: [CatalogRanking.Candidate]] = candidates
   ) -> [Int] {
-    let candidates = zip(items, foldedNames).filter { $0.1.category == category }.map { item, folded in
-      CatalogRanking.Candidate(names: folded.names, popularity: item.popularity ?? 0, id: item.id)
-    }
-    return CatalogRanking.answer(TextFolding.words(term), in: candidates, limit: limit)
+    CatalogRanking.answer(CatalogQuery(term), in: candidates[category] ?? [], limit: limit)
   }
 }

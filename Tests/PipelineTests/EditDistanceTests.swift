@@ -53,6 +53,28 @@ import Testing
     #expect(near > 200 && near < 3_800, "\(near) of 4,000 within \(bound)")
   }
 
+  @Test(arguments: [1, 2])
+  func withPrefixTheQueryIsMatchedAgainstEveryStartOfTheWord(bound: Int) {
+    var random = SplitMix64(seed: 3_000 + UInt64(bound))
+    var near = 0
+    for _ in 0..<2_000 {
+      let left = word(&random, length: 1 + random.below(8))
+      let right = word(&random, length: random.below(12))
+      let expected = (0...right.count).contains { reference(left, Array(right.prefix($0))) <= bound }
+      if expected { near += 1 }
+      #expect(EditDistance.isWithin(bound, left, right, prefix: true) == expected, "\(left) \(right)")
+    }
+    #expect(near > 100 && near < 1_900, "\(near) of 2,000 within \(bound)")
+  }
+
+  @Test func editsBeforeTheLeadingLettersAreCountedApart() {
+    let ascii = TextFolding.ascii
+    // Two substitutions among the first three letters: within 2, but not with one allowed there.
+    #expect(EditDistance.isWithin(2, ascii("xyterstellar"), ascii("interstellar")))
+    #expect(!EditDistance.isWithin(2, ascii("xyterstellar"), ascii("interstellar"), leadingLetters: 3, leadingEdits: 1))
+    #expect(EditDistance.isWithin(2, ascii("xnterstellax"), ascii("interstellar"), leadingLetters: 3, leadingEdits: 1))
+  }
+
   @Test func aSwapOfNeighboursIsOneEdit() {
     let taylor = Array("taylor".unicodeScalars.map(\.value))
     let tyalor = Array("tyalor".unicodeScalars.map(\.value))

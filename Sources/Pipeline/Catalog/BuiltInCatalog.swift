@@ -5,8 +5,8 @@ import CatalogData
 /// The embedded catalog (docs/catalog.md: sources, format, popularity) as a `CatalogItemStore`.
 ///
 /// The bytes are a small text format written by `Sources/CatalogData/build_catalog.py`: every
-/// distinct folded word once, sorted; every distinct name once with its words' numbers; then
-/// one line of numbers per item. Start-up splits lines and makes one `String` per distinct name
+/// distinct folded word once, sorted; every distinct name once with its forms' words' numbers;
+/// then one line of numbers per item. Start-up splits lines and makes one `String` per distinct name
 /// and one `FoldedWord` per distinct word, folds nothing, and renders an item only when an
 /// answer includes it.
 struct BuiltInCatalog: CatalogItemStore {
@@ -43,22 +43,28 @@ struct BuiltInCatalog: CatalogItemStore {
 
   let records: [Record]
   let nameTable: [String]
+  /// The items rendered last (see `item(at:)`).
+  let rendered = RenderedItems()
   /// The names' folded words as the converter wrote them.
   let folded: FoldedNames
   /// How many lines the reader could not use; 0 for the data the converter writes.
   let malformedLines: Int
 
+  /// The first line of the format this reader reads.
+  static let formatLine = "stream-search catalog 3"
+
   /// Reads a catalog in the converter's format; lines that do not parse are counted and left out
-  /// (a name line whose word numbers do not parse keeps its name, with no words).
+  /// (a name line whose word numbers do not parse keeps its name, with no forms).
   init(_ bytes: UnsafeRawBufferPointer) {
     var lines = CatalogLines(bytes)
     var words: [FoldedWord] = []
     var names: [String] = []
-    var start: [Int32] = [0]
+    var formStart: [Int32] = [0]
+    var formBounds: [Int32] = [0]
     var tokens: [Int32] = []
     var records: [Record] = []
     var malformed = 0
-    if let format = lines.next(), format.elementsEqual("stream-search catalog 2".utf8),
+    if let format = lines.next(), format.elementsEqual(Self.formatLine.utf8),
       let wordCount = lines.nextCount(after: "words ")
     {
       words.reserveCapacity(wordCount)
@@ -75,12 +81,18 @@ struct BuiltInCatalog: CatalogItemStore {
         guard let line = lines.next() else { break }
         var fields = CatalogFields(line)
         names.append(String(decoding: fields.next() ?? line, as: UTF8.self))
-        let before = tokens.count
-        if !Self.appendWordIds(fields.next(), below: words.count, to: &tokens) || !fields.isAtEnd {
-          tokens.removeSubrange(before...)
+        let (tokensBefore, formsBefore) = (tokens.count, formBounds.count)
+        var isValid = !fields.isAtEnd
+        while isValid, let form = fields.next() {
+          isValid = Self.appendWordIds(form, below: words.count, to: &tokens)
+          formBounds.append(Int32(tokens.count))
+        }
+        if !isValid {
+          tokens.removeSubrange(tokensBefore...)
+          formBounds.removeSubrange(formsBefore...)
           malformed += 1
         }
-        start.append(Int32(tokens.count))
+        formStart.append(Int32(formBounds.count - 1))
       }
       let itemCount = lines.nextCount(after: "items ") ?? 0
       records.reserveCapacity(itemCount)
@@ -96,16 +108,15 @@ struct BuiltInCatalog: CatalogItemStore {
     }
     self.records = records
     nameTable = names
-    folded = FoldedNames(words: words, start: start, tokens: tokens)
+    folded = FoldedNames(words: words, formStart: formStart, formBounds: formBounds, tokens: tokens)
     malformedLines = malformed
   }
 
   /// Appends the space-separated word numbers of `field`, each below `wordCount`; false when
-  /// the field is missing or holds anything else.
+  /// it holds anything else.
   private static func appendWordIds(
-    _ field: UnsafeRawBufferPointer.SubSequence?, below wordCount: Int, to tokens: inout [Int32]
+    _ field: UnsafeRawBufferPointer.SubSequence, below wordCount: Int, to tokens: inout [Int32]
   ) -> Bool {
-    guard let field else { return false }
     guard !field.isEmpty else { return true }
     // Digit by digit rather than splitting, which would allocate an array per name.
     var value = 0
@@ -188,36 +199,6 @@ struct BuiltInCatalog: CatalogItemStore {
   func names(at position: Int) -> CatalogItemNames {
     let record = records[position]
     return CatalogItemNames(track: record.track, collection: record.collection, artist: record.artist)
-  }
-
-  func item(at position: Int) -> SearchItem {
-    let record = records[position]
-    let id = Self.firstId + position
-    func text(_ name: Int32) -> String? { name == CatalogItemNames.none ? nil : nameTable[Int(name)] }
-    let (wrapperType, kind, path): (String, String?, String) =
-      switch record.kind {
-      case .song: ("track", "song", "song")
-      case .album: ("collection", nil, "album")
-      case .movie: ("track", "feature-movie", "movie")
-      case .podcast: ("track", "podcast", "podcast")
-      case .tvEpisode: ("track", "tv-episode", "tv-episode")
-      }
-    return SearchItem(
-      id: id, wrapperType: wrapperType, kind: kind, trackId: record.kind == .album ? nil : id,
-      collectionId: record.kind == .album || record.kind == .podcast ? id : nil,
-      trackName: text(record.track), collectionName: text(record.collection), artistName: text(record.artist),
-      trackViewUrl: "https://catalog.invalid/\(path)/\(id)", releaseDate: Self.releaseDate(of: record),
-      primaryGenreName: text(record.genre), trackTimeMillis: record.millis > 0 ? Int(record.millis) : nil,
-      price: record.cents > 0 ? Double(record.cents) / 100 : nil, currency: record.cents > 0 ? "USD" : nil,
-      popularity: Int(record.popularity))
-  }
-
-  /// "2014-10-27T00:00:00Z" when the day is known, "2014" when only the year is, else nil.
-  private static func releaseDate(of record: Record) -> String? {
-    guard record.year > 0 else { return nil }
-    guard record.month > 0 else { return String(record.year) }
-    func twoDigits(_ value: UInt8) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return "\(record.year)-\(twoDigits(record.month))-\(twoDigits(record.day))T00:00:00Z"
   }
 }
 

@@ -1,45 +1,64 @@
-// The parts of building a catalog index: names as word ids, and posting lists laid out flat
+// The parts of building a catalog index: names' forms as word ids, and posting lists laid out flat
 // (the one form every list of the index takes). Both keep their working state in a
 // few flat arrays, because whatever the build allocates at its peak stays in the process's
 // resident memory afterwards.
 
-/// The folded words of every distinct name of a store: one sorted dictionary of words, and per
-/// name the ids of its words. Made once per catalog and shared by the indexes of its categories.
-/// The built-in catalog carries them ready-made (the converter folds its names), so start-up
+/// The folded forms of every distinct name of a store (`TextFolding.forms`): one sorted
+/// dictionary of words, and per name the word ids of each of its forms. Made once per catalog and
+/// shared by the indexes of its categories. The built-in catalog carries them ready-made (the
+/// converter folds its names, and adds the curated aliases of some as further forms), so start-up
 /// folds nothing; other stores fold their names with `TextFolding`.
 struct FoldedNames {
   /// Every distinct word, sorted by scalar values.
   let words: [FoldedWord]
-  /// Name `n`'s word ids are `tokens[start[n] ..< start[n + 1]]`.
-  let start: [Int32]
+  /// Name `n`'s forms are numbered `formStart[n] ..< formStart[n + 1]`.
+  let formStart: [Int32]
+  /// Form `f`'s word ids are `tokens[formBounds[f] ..< formBounds[f + 1]]`.
+  let formBounds: [Int32]
   let tokens: [Int32]
 
-  init(words: [FoldedWord], start: [Int32], tokens: [Int32]) {
+  init(words: [FoldedWord], formStart: [Int32], formBounds: [Int32], tokens: [Int32]) {
     self.words = words
-    self.start = start
+    self.formStart = formStart
+    self.formBounds = formBounds
     self.tokens = tokens
   }
 
-  /// Folds `names` with `TextFolding`, numbering the distinct words in dictionary order.
+  /// Folds `names` with `TextFolding.forms`, numbering the distinct words in dictionary order.
   init(folding names: some Sequence<String>) {
     var interner = Interner<FoldedWord>()
-    var start: [Int32] = [0]
+    var formStart: [Int32] = [0]
+    var formBounds: [Int32] = [0]
     var tokens: [Int32] = []
     for name in names {
-      for word in TextFolding.words(name) { tokens.append(interner.id(of: word)) }
-      start.append(Int32(tokens.count))
+      for form in TextFolding.forms(name) {
+        for word in form { tokens.append(interner.id(of: word)) }
+        formBounds.append(Int32(tokens.count))
+      }
+      formStart.append(Int32(formBounds.count - 1))
     }
     let unsorted = interner.values
     let order = unsorted.indices.sorted { unsorted[$0].lexicographicallyPrecedes(unsorted[$1]) }
     var newId = [Int32](repeating: 0, count: order.count)
     for (position, oldId) in order.enumerated() { newId[oldId] = Int32(position) }
     for position in tokens.indices { tokens[position] = newId[Int(tokens[position])] }
-    self.init(words: order.map { unsorted[$0] }, start: start, tokens: tokens)
+    self.init(words: order.map { unsorted[$0] }, formStart: formStart, formBounds: formBounds, tokens: tokens)
   }
 
-  /// The word ids of the name numbered `name`.
+  /// The numbers of the forms of the name numbered `name`; the first is its own words.
+  func forms(ofName name: Int32) -> Range<Int> {
+    Int(formStart[Int(name)])..<Int(formStart[Int(name) + 1])
+  }
+
+  /// The word ids of form `form`.
+  func words(ofForm form: Int) -> ArraySlice<Int32> {
+    tokens[Int(formBounds[form])..<Int(formBounds[form + 1])]
+  }
+
+  /// The word ids of the first form of the name numbered `name`: its own words.
   func words(ofName name: Int32) -> ArraySlice<Int32> {
-    tokens[Int(start[Int(name)])..<Int(start[Int(name) + 1])]
+    let forms = forms(ofName: name)
+    return forms.isEmpty ? [] : words(ofForm: forms.lowerBound)
   }
 }
 

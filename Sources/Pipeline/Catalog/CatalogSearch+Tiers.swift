@@ -1,101 +1,119 @@
-// Tiers 3–5 of a catalog search: every query word starts a word; every query word starts or
-// lies inside a word; every query word is also allowed a typo. Each walks one posting list in
-// rank order and checks the other query words on each candidate's own words.
+// Tiers 3–8 of a catalog search: every query word starts a word (of the primary names, then of
+// any name), and, when nothing matched so far, tiers 1–4 again with typos allowed. Each walks
+// one posting list in rank order and checks the other query words on each candidate's own words.
 
 extension CatalogSearch {
-  // MARK: Tier 3: every query word starts a word
+  // MARK: Tiers 3 and 4: every query word starts a word
 
-  /// Appends the items where every query word starts a word, other than `nameMatches`.
-  mutating func collectWordPrefixMatches(skipping nameMatches: [Int32]) {
-    guard prefixes.allSatisfy({ !$0.isEmpty }) else { return }
-    let driver =
-      prefixes.indices.min {
-        index.postings.count(in: prefixes[$0]) < index.postings.count(in: prefixes[$1])
-      } ?? 0
-    var merge = PostingMerge(index.postings, words: prefixes[driver])
+  /// Appends the items where every query word starts a word of a primary name, then those where
+  /// that needs a secondary name, other than `nameMatches`.
+  mutating func collectWordMatches(skipping nameMatches: [Int32]) {
+    guard starts.allSatisfy({ !$0.isEmpty }) else { return }
+    let driver = starts.indices.min { postingCount(of: starts[$0]) < postingCount(of: starts[$1]) } ?? 0
+    var candidates = candidates(in: index.postings, of: starts[driver], alone: starts.count == 1)
+    // Every rank, not only the driver's: the driver word must be checked too.
+    let checked = candidates.isEveryRank ? nil : driver
     var skipped = 0
-    while ranks.count < limit, let rank = merge.next() {
+    // Tier 4 comes after all of tier 3: kept aside until the walk ends.
+    var throughSecondary: [Int32] = []
+    while ranks.count < limit, let rank = candidates.next() {
       // Both lists ascend, so one pointer finds the items tiers 1 and 2 already took.
       while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
       if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
-      if startsWords(rank, except: driver) { ranks.append(rank) }
+      let bits = itemWordBits[Int(rank)]
+      guard startBits.allSatisfy({ bits & $0 != 0 }) else { continue }
+      let primary = primaryWordRange(of: rank)
+      let all = wordRange(of: rank)
+      if primary == all {
+        if startsWords(in: all, except: checked) { ranks.append(rank) }
+      } else if startsWords(in: primary, except: nil) {
+        ranks.append(rank)
+      } else if throughSecondary.count < limit, startsWords(in: all, except: checked) {
+        throughSecondary.append(rank)
+      }
     }
+    ranks.append(contentsOf: throughSecondary.prefix(limit - ranks.count))
   }
 
-  /// Whether every query word but `driver` starts a word of the item, read from its words.
-  private func startsWords(_ rank: Int32, except driver: Int) -> Bool {
-    let words = wordRange(of: rank)
-    let bits = itemWordBits[Int(rank)]
-    for query in prefixes.indices where query != driver {
-      guard bits & prefixBits[query] != 0 else { return false }
-      let range = prefixes[query]
-      var position = words.lowerBound
-      while position < words.upperBound, !range.contains(Int(tokens[position])) { position += 1 }
-      if position == words.upperBound { return false }
+  /// Whether every query word but `skipped` starts one of the words at `positions` of `tokens`.
+  private func startsWords(in positions: Range<Int>, except skipped: Int?) -> Bool {
+    for word in starts.indices where word != skipped {
+      let set = starts[word]
+      var position = positions.lowerBound
+      while position < positions.upperBound, !set.contains(tokens[position]) { position += 1 }
+      if position == positions.upperBound { return false }
     }
     return true
   }
 
-  // MARK: Tiers 4 and 5: inside a word, within a typo
+  // MARK: Tiers 5–8: the same with typos
 
-  /// Marks the words `lookup` finds for each query word as matching it by `match` where they
-  /// match no better, and adds them to `looseWords`; returns them per query word (none: the
-  /// tier of `match` can find nothing new).
-  func add(
-    _ match: UInt8, words lookup: (FoldedWord) -> [Int32], to matches: inout [UInt8], _ looseWords: inout [[Int]]
-  ) -> [[Int]] {
-    var added = Array(repeating: [Int](), count: query.count)
-    for query in query.indices {
-      for id in lookup(self.query[query]) where matches[query * wordCount + Int(id)] == Match.none {
-        matches[query * wordCount + Int(id)] = match
-        added[query].append(Int(id))
-      }
-      looseWords[query].append(contentsOf: added[query])
-    }
-    return added
-  }
-
-  /// Appends the items whose loosest word match is exactly `match` (tier 4 for `inside`, 5 for
-  /// `typo`): every query word matches a word that well or better, one only that well. Better
-  /// items were all taken by the earlier tiers.
+  /// Appends the items of tiers 5–8: where each query word starts or is a typo of a word, by
+  /// tier, then rank. Only called when tiers 1–4 found nothing, so every item found here needs
+  /// a typo.
   ///
-  /// Candidates come from the driver's lists, or — when shorter — from the lists of the words
-  /// new at this tier (`newWords`), since a qualifying item has one of those.
-  mutating func collectLooseMatches(
-    _ match: UInt8, matches: [UInt8], looseWords: [[Int]], newWords: [[Int]]
-  ) {
-    let counts = query.indices.map { query in
-      looseWords[query].reduce(index.postings.count(in: prefixes[query])) { $0 + index.postings.count(in: $1..<$1 + 1) }
+  /// Candidates come from the posting lists of the query word with the fewest; each is put in
+  /// its tier, and the walk stops early only once tier 5 alone has `limit` items.
+  mutating func collectTypoMatches() {
+    let last = query.words.count - 1
+    let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
+    // A word allowed no typo that starts no word ends the search before any walk of the trie.
+    guard allowances.indices.allSatisfy({ allowances[$0] > 0 || !starts[$0].isEmpty }) else { return }
+    // Per query word: the words it matches (started or typo), and those it equals or is a
+    // whole-word typo of, which a name's words before its last must be for tiers 5 and 6.
+    var matching: [CatalogWordSet] = []
+    var whole: [CatalogWordSet] = []
+    for (number, word) in query.words.enumerated() {
+      let typos = allowances[number] > 0 ? index.typos(of: word, prefix: number == last) : CatalogWordSet([])
+      let union = starts[number].union(typos)
+      guard !union.isEmpty else { return }
+      let exact = CatalogWordSet(index.wordId(of: word).map { [$0..<$0 + 1] } ?? [])
+      matching.append(union)
+      whole.append(number == last ? exact : typos.union(exact))
     }
-    guard !counts.contains(0) else { return }
-    let driver = counts.indices.min { counts[$0] < counts[$1] } ?? 0
-    let newWordIds = newWords.joined()
-    let newCount = newWordIds.reduce(0) { $0 + index.postings.count(in: $1..<$1 + 1) }
-    let candidates = newCount < counts[driver] ? Array(newWordIds) : Array(prefixes[driver]) + looseWords[driver]
-    let queryBits = query.indices.map { prefixBits[$0] | Self.bits(of: looseWords[$0]) }
-    var merge = PostingMerge(index.postings, words: candidates)
-    while ranks.count < limit, let rank = merge.next() {
-      let bits = itemWordBits[Int(rank)]
-      guard queryBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-      if loosestMatch(of: rank, matches) == match { ranks.append(rank) }
+    let driver = matching.indices.min { postingCount(of: matching[$0]) < postingCount(of: matching[$1]) } ?? 0
+    let bits = matching.map(Self.bits)
+    var tiers: [[Int32]] = [[], [], [], []]
+    var candidates = candidates(in: index.postings, of: matching[driver], alone: false)
+    while tiers[0].count < limit, let rank = candidates.next() {
+      let itemBits = itemWordBits[Int(rank)]
+      guard bits.allSatisfy({ itemBits & $0 != 0 }) else { continue }
+      if let tier = typoTier(of: rank, matching: matching, whole: whole), tiers[tier].count < limit {
+        tiers[tier].append(rank)
+      }
     }
+    ranks.append(contentsOf: tiers.joined().prefix(limit))
   }
 
-  /// Over the query words, the loosest of each one's best match among the item's words;
-  /// `Match.none` when some query word matches none of them.
-  private func loosestMatch(of rank: Int32, _ matches: [UInt8]) -> UInt8 {
-    let words = wordRange(of: rank)
-    var loosest = Match.prefix
-    for query in query.indices {
-      let base = query * wordCount
-      var best = Match.none
-      for position in words {
-        let match = matches[base + Int(tokens[position])]
-        if match != Match.none && (best == Match.none || match < best) { best = match }
-      }
-      if best == Match.none { return Match.none }
-      loosest = max(loosest, best)
+  /// The typo tier of an item, 0 for tier 5 to 3 for tier 8; nil when some query word matches
+  /// none of its words.
+  private func typoTier(of rank: Int32, matching: [CatalogWordSet], whole: [CatalogWordSet]) -> Int? {
+    let last = query.words.count - 1
+    let count = query.words.count
+    // Tier 5: as many words as the query, each equal to its query word or a whole-word typo.
+    let lastIsWhole = { (token: Int32) in
+      whole[last].contains(token) || CatalogRanking.isTypo(query.words[last], of: index.words[Int(token)])
     }
-    return loosest
+    var startsWithQuery = false
+    for entry in primaryEntries(of: rank) {
+      let start = Int(entryBounds[entry])
+      let length = Int(entryBounds[entry + 1]) - start
+      guard length >= count else { continue }
+      guard (0..<last).allSatisfy({ whole[$0].contains(tokens[start + $0]) }) else { continue }
+      let next = tokens[start + last]
+      guard matching[last].contains(next) else { continue }
+      if length == count && lastIsWhole(next) { return 0 }
+      startsWithQuery = true
+    }
+    if startsWithQuery { return 1 }
+    let primary = primaryWordRange(of: rank)
+    if hasEveryWord(in: primary, matching) { return 2 }
+    let all = wordRange(of: rank)
+    return all != primary && hasEveryWord(in: all, matching) ? 3 : nil
+  }
+
+  /// Whether every query word matches one of the words at `positions` of `tokens`.
+  private func hasEveryWord(in positions: Range<Int>, _ matching: [CatalogWordSet]) -> Bool {
+    matching.allSatisfy { set in positions.contains { set.contains(tokens[$0]) } }
   }
 }

@@ -1,118 +1,99 @@
-// Matching and ranking of one query against one catalog index, in five tiers, best first:
-// a name is the query; a name starts with it; every query word starts a word; every query word
-// is inside a word; every query word is within a typo of a word (`CatalogRanking` defines it).
+// Matching and ranking of one query against one catalog index, in the tiers `CatalogRanking`
+// defines: a name is the query; a name starts with it; every query word starts a word (of the
+// primary names, then of all); and, only when those find nothing, the same with typos.
 
 extension CatalogIndex {
   /// At most `limit` items matching `term`, best first. A term without letters or digits
   /// matches nothing.
   ///
-  /// The answer `CatalogRanking` defines: five tiers, each complete before the next starts,
+  /// The answer `CatalogRanking` defines: eight tiers, each complete before the next starts,
   /// typos only when the first four find nothing, within a tier by popularity, then id.
   func search(_ term: String, limit: Int) -> [SearchItem] {
-    guard limit > 0, !positions.isEmpty else { return [] }
-    let query = TextFolding.words(term)
-    guard !query.isEmpty else { return [] }
+    search(CatalogQuery(term), limit: limit)
+  }
+
+  /// The same for a term already folded.
+  func search(_ query: CatalogQuery, limit: Int) -> [SearchItem] {
+    guard limit > 0, !positions.isEmpty, !query.isEmpty else { return [] }
     var search = CatalogSearch(index: self, query: query, limit: limit)
     search.run()
     return search.ranks.map { store.item(at: Int(positions[Int($0)])) }
   }
 }
 
-/// How a dictionary word matches a query word, tightest first; stored as bytes in one flat
-/// array per search.
-enum Match {
-  static let none: UInt8 = 0
-  /// The word starts with the query word.
-  static let prefix: UInt8 = 1
-  /// The query word (3+ characters) lies inside the word.
-  static let inside: UInt8 = 2
-  /// The word is within the query word's typo allowance.
-  static let typo: UInt8 = 3
-}
-
-/// The state of one search: the query's word ranges and the ranks found so far.
+/// The state of one search: the words each query word starts, and the ranks found so far.
 ///
 /// Each tier walks the posting lists of its *driver* — the query word with the fewest
 /// candidate items — in rank order and checks the other words on each candidate's own words,
-/// stopping once `limit` items are found. Later tiers re-walk earlier tiers' lists; they only
-/// run when the earlier tiers did not fill the answer. Before checking a candidate's words one
-/// by one, the item's `itemWordBits` must share a bit with every query word's matching words,
-/// which rejects many candidates in a few instructions.
+/// stopping once `limit` items are found. Before checking a candidate's words one by one, the
+/// item's `itemWordBits` must share a bit with every query word's matching words, which rejects
+/// many candidates in a few instructions.
 struct CatalogSearch {
   let index: CatalogIndex
-  let query: [FoldedWord]
+  let query: CatalogQuery
   let limit: Int
   /// Per query word, the ids of the words it starts.
-  let prefixes: [Range<Int>]
-  /// The index's token arrays, held directly so the hot loops index them without going
-  /// through the class.
+  let starts: [CatalogWordSet]
+  /// The index's arrays, held directly so the hot loops index them without going through the
+  /// class.
   let tokens: [Int32]
-  let nameBounds: [Int32]
-  let wordCount: Int
+  let entryBounds: [Int32]
+  let entries: [Int32]
+  let secondaryEntries: [Int32]
   let itemWordBits: [UInt64]
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
-  let prefixBits: [UInt64]
+  let startBits: [UInt64]
   /// The answer so far, best first.
   var ranks: [Int32] = []
 
-  init(index: CatalogIndex, query: [FoldedWord], limit: Int) {
+  init(index: CatalogIndex, query: CatalogQuery, limit: Int) {
     self.index = index
     self.query = query
     self.limit = limit
-    prefixes = query.map { index.wordIds(startingWith: $0) }
+    starts = query.words.indices.map { index.wordsStarted(by: query, word: $0) }
     tokens = index.tokens
-    nameBounds = index.nameBounds
-    wordCount = index.words.count
+    entryBounds = index.entryBounds
+    entries = index.entries
+    secondaryEntries = index.secondaryEntries
     itemWordBits = index.itemWordBits
-    prefixBits = prefixes.map { Self.bits(of: $0) }
+    startBits = starts.map(Self.bits)
   }
 
   /// The union of the words' bits; past 64 words nearly every bit would be set anyway.
-  static func bits(of words: some Collection<Int>) -> UInt64 {
+  static func bits(of words: CatalogWordSet) -> UInt64 {
     guard words.count <= 64 else { return ~0 }
-    return words.reduce(0) { $0 | CatalogIndex.wordBit(Int32($1)) }
+    return words.ids.reduce(0) { $0 | CatalogIndex.wordBit(Int32($1)) }
   }
 
   /// Runs the tiers in order until `limit` ranks are found or every tier is exhausted.
   mutating func run() {
     let nameMatches = collectNameMatches()
     guard ranks.count < limit else { return }
-    collectWordPrefixMatches(skipping: nameMatches)
-    guard ranks.count < limit else { return }
-
-    // Per query word q, how each dictionary word w matches it, at `matches[q * wordCount + w]`
-    // (a `Match` value). One flat array keeps the item checks cheap.
-    var matches = [UInt8](repeating: Match.none, count: query.count * wordCount)
-    for (query, range) in prefixes.enumerated() {
-      for id in range { matches[query * wordCount + id] = Match.prefix }
-    }
-    var looseWords = Array(repeating: [Int](), count: query.count)
-    let insideWords = add(Match.inside, words: { index.wordIds(containing: $0) }, to: &matches, &looseWords)
-    if insideWords.contains(where: { !$0.isEmpty }) {
-      collectLooseMatches(Match.inside, matches: matches, looseWords: looseWords, newWords: insideWords)
-      guard ranks.count < limit else { return }
-    }
-    // Typos only when nothing better was found (`CatalogRanking`, rule 2).
+    collectWordMatches(skipping: nameMatches)
+    // Typos only when nothing better was found (`CatalogRanking`).
     guard ranks.isEmpty else { return }
-    let typoWords = add(Match.typo, words: { index.wordIds(near: $0) }, to: &matches, &looseWords)
-    if typoWords.contains(where: { !$0.isEmpty }) {
-      collectLooseMatches(Match.typo, matches: matches, looseWords: looseWords, newWords: typoWords)
-    }
+    collectTypoMatches()
   }
 
-  // MARK: Tiers 1 and 2: a name is the query, a name starts with it
+  // MARK: Tiers 1 and 2: a primary name is the query, a primary name starts with it
 
-  /// Appends the items with a name that is the query, then the others with a name starting with
-  /// it; returns both together, ascending.
+  /// Appends the items with a primary name that is the query, then the others with one starting
+  /// with it; returns both together, ascending.
   private mutating func collectNameMatches() -> [Int32] {
     let exact = exactNameMatches()
     ranks.append(contentsOf: exact)
-    let last = query.count - 1
-    guard ranks.count < limit, !prefixes[last].isEmpty else { return exact }
+    let last = query.words.count - 1
+    guard ranks.count < limit, !starts[last].isEmpty else { return exact }
     var found: [Int32] = []
     if last == 0 {
-      var merge = PostingMerge(index.nameStarts, words: prefixes[0])
-      while found.count < limit, let rank = merge.next() { found.append(rank) }
+      var candidates = candidates(in: index.nameStarts, of: starts[0], alone: true)
+      while found.count < limit, let rank = candidates.next() {
+        if candidates.isEveryRank {
+          guard primaryEntries(of: rank).contains(where: { startsName($0, with: [], then: starts[0].contains) })
+          else { continue }
+        }
+        found.append(rank)
+      }
     } else {
       found = namesStartingWithWords(last: last)
     }
@@ -123,12 +104,12 @@ struct CatalogSearch {
     return (exact + others).sorted()
   }
 
-  /// Tier 1: the items with a name whose words are the query's, ascending; the candidates are
-  /// the items with a name starting with the query's first word or ending with its last,
-  /// whichever are fewer.
+  /// Tier 1: the items with a primary name whose words are the query's, ascending; the
+  /// candidates are the items with a primary name starting with the query's first word or
+  /// ending with its last, whichever are fewer.
   private func exactNameMatches() -> [Int32] {
     var ids: [Int32] = []
-    for word in query {
+    for word in query.words {
       guard let id = index.wordId(of: word) else { return [] }
       ids.append(Int32(id))
     }
@@ -138,56 +119,74 @@ struct CatalogSearch {
       ? PostingMerge(index.nameStarts, words: first) : PostingMerge(index.nameEnds, words: last)
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {
-      let base = CatalogIndex.namesPerItem * Int(rank)
-      let isExact = (base..<base + CatalogIndex.namesPerItem).contains { name in
-        tokens[Int(nameBounds[name])..<Int(nameBounds[name + 1])].elementsEqual(ids)
+      let isExact = primaryEntries(of: rank).contains { entry in
+        tokens[Int(entryBounds[entry])..<Int(entryBounds[entry + 1])].elementsEqual(ids)
       }
       if isExact { found.append(rank) }
     }
     return found
   }
 
-  /// Tier 2 for several query words: all but the last must be whole words of the name, in
-  /// order, and the last must start the next word.
+  /// Tier 2 for several query words: all but the last must be whole words of a primary name,
+  /// in order, and the last must start the next word.
   ///
   /// Candidates are the items with the rarest of the whole words or of the words the last one
   /// starts. A candidate lacking the bit of a whole word, or of every word the last one starts,
   /// fails before its names are read.
   private func namesStartingWithWords(last: Int) -> [Int32] {
     var exact: [Int32] = []
-    for word in query.dropLast() {
+    for word in query.words.dropLast() {
       guard let id = index.wordId(of: word) else { return [] }
       exact.append(Int32(id))
     }
-    let containing =
-      (exact.map { Int($0)..<Int($0) + 1 } + [prefixes[last]])
-      .min { index.postings.count(in: $0) < index.postings.count(in: $1) } ?? prefixes[last]
-    var merge = PostingMerge(index.postings, words: containing)
+    let exactSets = exact.map { CatalogWordSet([Int($0)..<Int($0) + 1]) }
+    let containing = (exactSets + [starts[last]]).min { postingCount(of: $0) < postingCount(of: $1) } ?? starts[last]
+    var candidates = candidates(in: index.postings, of: containing, alone: false)
     let exactBits = exact.map { CatalogIndex.wordBit($0) }
     var found: [Int32] = []
-    while found.count < limit, let rank = merge.next() {
+    while found.count < limit, let rank = candidates.next() {
       let bits = itemWordBits[Int(rank)]
-      guard bits & prefixBits[last] != 0, exactBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-      if hasName(rank, startingWith: exact, then: prefixes[last]) { found.append(rank) }
+      guard bits & startBits[last] != 0, exactBits.allSatisfy({ bits & $0 != 0 }) else { continue }
+      let matches = primaryEntries(of: rank).contains { entry in
+        startsName(entry, with: exact) { starts[last].contains($0) }
+      }
+      if matches { found.append(rank) }
     }
     return found
   }
 
-  private func hasName(_ rank: Int32, startingWith exact: [Int32], then last: Range<Int>) -> Bool {
-    let base = CatalogIndex.namesPerItem * Int(rank)
-    for name in 0..<CatalogIndex.namesPerItem {
-      let start = Int(nameBounds[base + name])
-      guard Int(nameBounds[base + name + 1]) - start > exact.count else { continue }
-      var position = 0
-      while position < exact.count, tokens[start + position] == exact[position] { position += 1 }
-      if position == exact.count && last.contains(Int(tokens[start + position])) { return true }
-    }
-    return false
+  /// Whether entry `entry` has more words than `leading`, starts with them, and its next word
+  /// satisfies `next`.
+  func startsName(_ entry: Int, with leading: [Int32], then next: (Int32) -> Bool) -> Bool {
+    let start = Int(entryBounds[entry])
+    guard Int(entryBounds[entry + 1]) - start > leading.count else { return false }
+    var position = 0
+    while position < leading.count, tokens[start + position] == leading[position] { position += 1 }
+    return position == leading.count && next(tokens[start + position])
+  }
+
+  /// The ranks in `lists` of `words`, or every rank when those are most of them.
+  func candidates(in lists: PostingLists, of words: CatalogWordSet, alone: Bool) -> CandidateRanks {
+    CandidateRanks(lists, words: words, rankCount: index.positions.count, limit: limit, alone: alone)
+  }
+
+  /// How many ranks the posting lists of `words` hold together, with repeats.
+  func postingCount(of words: CatalogWordSet) -> Int {
+    words.ranges.reduce(0) { $0 + index.postings.count(in: $1) }
+  }
+
+  /// The entries (name forms) of the item's primary names.
+  func primaryEntries(of rank: Int32) -> Range<Int> {
+    Int(entries[Int(rank)])..<Int(secondaryEntries[Int(rank)])
+  }
+
+  /// Where the words of the item's primary names lie in `tokens`.
+  func primaryWordRange(of rank: Int32) -> Range<Int> {
+    Int(entryBounds[Int(entries[Int(rank)])])..<Int(entryBounds[Int(secondaryEntries[Int(rank)])])
   }
 
   /// Where all words of the item's names lie in `tokens`.
   func wordRange(of rank: Int32) -> Range<Int> {
-    let base = CatalogIndex.namesPerItem * Int(rank)
-    return Int(nameBounds[base])..<Int(nameBounds[base + CatalogIndex.namesPerItem])
+    Int(entryBounds[Int(entries[Int(rank)])])..<Int(entryBounds[Int(entries[Int(rank) + 1])])
   }
 }

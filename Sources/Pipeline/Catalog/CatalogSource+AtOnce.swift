@@ -17,8 +17,10 @@ extension CatalogSource: AtOnceSearchSource {
 
   func answerAtOnce(_ request: SearchRequest, categories: [Category]) -> [Category: [SearchItem]] {
     var answer: [Category: [SearchItem]] = [:]
+    // Folded once for all categories.
+    let query = CatalogQuery(request.term)
     for category in categories {
-      answer[category] = indexes[category]?.search(request.term, limit: request.limit) ?? []
+      answer[category] = indexes[category]?.search(query, limit: request.limit) ?? []
     }
     return answer
   }

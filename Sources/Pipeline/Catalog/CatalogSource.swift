@@ -87,7 +87,9 @@ public struct CatalogSource: SearchSource {
     let built = Mutex<[Category: CatalogIndex]>([:])
     DispatchQueue.concurrentPerform(iterations: categories.count) { number in
       let (category, positions) = categories[number]
-      let index = CatalogIndex(store: store, positions: positions, names: names)
+      let index = CatalogIndex(
+        store: store, positions: positions, names: names,
+        artistIsPrimary: CatalogRanking.artistIsPrimary(in: category))
       built.withLock { $0[category] = index }
     }
     indexes = built.withLock { $0 }

@@ -1,0 +1,95 @@
+// The typo search of the index (a trie walked with `TypoAutomaton`) against the typo rule's
+// definition (`CatalogRanking.isTypo`, a full edit-distance table per word), for random words
+// over a small alphabet, where near misses of every kind are common, and for the built-in
+// catalog's own words.
+import StreamsTesting
+import Testing
+
+@testable import Pipeline
+
+@Suite struct CatalogTypoIndexTests {
+  private func word(_ random: inout SplitMix64, length: Int, letters: Int = 4) -> FoldedWord {
+    (0..<length).map { _ in UInt32(0x61 + random.below(letters)) }
+  }
+
+  /// A few edits of `word`: insertions, deletions, substitutions and swaps.
+  private func edited(_ word: FoldedWord, _ random: inout SplitMix64, edits: Int) -> FoldedWord {
+    var result = word
+    for _ in 0..<edits {
+      let position = result.isEmpty ? 0 : random.below(result.count)
+      switch random.below(4) {
+      case 0: result.insert(UInt32(0x61 + random.below(5)), at: position)
+      case 1 where !result.isEmpty: result.remove(at: position)
+      case 2 where position + 1 < result.count: result.swapAt(position, position + 1)
+      default: if !result.isEmpty { result[position] = UInt32(0x61 + random.below(5)) }
+      }
+    }
+    return result
+  }
+
+  /// The ids `typoMatches` finds, one by one.
+  private func found(_ trie: WordTrie, _ query: FoldedWord, prefix: Bool) -> [Int] {
+    let allowance = CatalogRanking.typoAllowance(forLength: query.count)
+    return trie.typoMatches(of: query, allowance: allowance, prefix: prefix).flatMap {
+      Int($0.lowerBound)..<Int($0.upperBound)
+    }
+  }
+
+  private func defined(_ words: [FoldedWord], _ query: FoldedWord, prefix: Bool) -> [Int] {
+    words.indices.filter { id in
+      prefix ? CatalogRanking.isTypo(query, ofPrefixOf: words[id]) : CatalogRanking.isTypo(query, of: words[id])
+    }
+  }
+
+  @Test(arguments: [false, true])
+  func theTrieFindsExactlyTheWordsTheRuleDefines(prefix: Bool) {
+    var random = SplitMix64(seed: prefix ? 11 : 12)
+    var matched = 0
+    for _ in 0..<60 {
+      let words = Array(Set((0..<300).map { _ in word(&random, length: 1 + random.below(11)) })).sorted {
+        $0.lexicographicallyPrecedes($1)
+      }
+      let trie = WordTrie(words: words)
+      for _ in 0..<20 {
+        // Mostly near a word of the dictionary, so that both answers are common.
+        let base = words[random.below(words.count)]
+        let query =
+          random.below(4) == 0
+          ? word(&random, length: 4 + random.below(8)) : edited(base, &random, edits: 1 + random.below(3))
+        let expected = defined(words, query, prefix: prefix)
+        matched += expected.count
+        #expect(
+          found(trie, query, prefix: prefix) == expected, "\(String(decoding: query.map { UInt8($0) }, as: UTF8.self))")
+      }
+    }
+    #expect(matched > 1_000)
+  }
+
+  @Test func theTrieAgreesWithTheRuleOnTheCatalogsWords() {
+    let words = BuiltInCatalog.shared.foldedNames().words
+    let trie = WordTrie(words: words)
+    var random = SplitMix64(seed: 21)
+    let longWords = words.filter { $0.count >= 4 && $0.count <= 12 && $0.allSatisfy { $0 < 0x7B } }
+    var matched = 0
+    for _ in 0..<25 {
+      let query = edited(longWords[random.below(longWords.count)], &random, edits: random.below(3))
+      for prefix in [false, true] {
+        let expected = defined(words, query, prefix: prefix)
+        matched += expected.count
+        #expect(found(trie, query, prefix: prefix) == expected)
+      }
+    }
+    #expect(matched > 50)
+  }
+
+  @Test func aTypoInTheFirstLetterCountsButTwoAmongTheFirstThreeDoNot() {
+    let words = ["interstellar", "lizzo"].map(TextFolding.ascii).sorted { $0.lexicographicallyPrecedes($1) }
+    let trie = WordTrie(words: words)
+    let ascii = TextFolding.ascii
+    #expect(found(trie, ascii("kizzo"), prefix: false) == [1])
+    #expect(found(trie, ascii("xnterstelar"), prefix: false) == [0])
+    #expect(found(trie, ascii("xyterstellar"), prefix: false).isEmpty)
+    #expect(found(trie, ascii("intxrstellax"), prefix: false) == [0])
+    #expect(found(trie, ascii("lzo"), prefix: true).isEmpty, "three letters get no typo")
+  }
+}

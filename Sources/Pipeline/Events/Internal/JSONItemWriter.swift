@@ -73,42 +73,52 @@ enum JSONItemWriter {
     }
 
     /// `value` as a JSON string (see `JSONBytes.appendString`).
-    mutating func string(_ value: String) {
+    mutating func string(_ value: borrowing String) {
       byte(UInt8(ascii: "\""))
-      var value = value
-      value.withUTF8 { bytes in
-        guard let source = bytes.baseAddress else { return }
-        if !JSONBytes.needsEscaping(bytes) {
-          position.update(from: source, count: bytes.count)
-          position += bytes.count
-          return
-        }
-        for byte in bytes {
-          guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-            self.byte(byte)
-            continue
-          }
-          self.byte(UInt8(ascii: "\\"))
-          if byte >= 0x20 {
-            self.byte(byte)
-          } else if JSONBytes.shortEscapes[Int(byte)] != 0 {
-            self.byte(JSONBytes.shortEscapes[Int(byte)])
-          } else {
-            for escaped in [UInt8(ascii: "u"), 0x30, 0x30, JSONBytes.hexDigits[Int(byte >> 4)]] { self.byte(escaped) }
-            self.byte(JSONBytes.hexDigits[Int(byte & 0xF)])
-          }
-        }
+      // Native strings hand out their bytes without a copy; others (bridged) are copied once.
+      if value.utf8.withContiguousStorageIfAvailable({ bytes(of: $0) }) == nil {
+        let copy = Array(value.utf8)
+        copy.withUnsafeBufferPointer { bytes(of: $0) }
       }
       byte(UInt8(ascii: "\""))
     }
 
-    mutating func field(_ key: StaticString, _ value: String?) {
-      guard let value else { return }
-      raw(key)
-      string(value)
+    /// The UTF-8 bytes of a string, escaped where JSON needs it.
+    private mutating func bytes(of bytes: UnsafeBufferPointer<UInt8>) {
+      guard let source = bytes.baseAddress else { return }
+      if !JSONBytes.needsEscaping(bytes) {
+        position.update(from: source, count: bytes.count)
+        position += bytes.count
+        return
+      }
+      for byte in bytes {
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          self.byte(byte)
+          continue
+        }
+        self.byte(UInt8(ascii: "\\"))
+        if byte >= 0x20 {
+          self.byte(byte)
+        } else if JSONBytes.shortEscapes[Int(byte)] != 0 {
+          self.byte(JSONBytes.shortEscapes[Int(byte)])
+        } else {
+          for escaped in [UInt8(ascii: "u"), 0x30, 0x30, JSONBytes.hexDigits[Int(byte >> 4)]] { self.byte(escaped) }
+          self.byte(JSONBytes.hexDigits[Int(byte & 0xF)])
+        }
+      }
     }
 
-    mutating func item(_ item: SearchItem) {
+    mutating func field(_ key: StaticString, _ value: borrowing String?) {
+      switch value {
+      case .some(let text):
+        raw(key)
+        string(text)
+      case .none:
+        break
+      }
+    }
+
+    mutating func item(_ item: borrowing SearchItem) {
       raw("{\"id\":")
       integer(item.id)
       field(",\"kind\":", item.kind)

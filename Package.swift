@@ -27,19 +27,22 @@ let package = Package(
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "StreamsTesting"]),
     .executableTarget(name: "stream-search", dependencies: ["Pipeline", "Streams", "RESP", "ScaleOut"]),
-    // TestSupport for its pseudo-terminal child (section 8), its loopback server (section 11),
-    // the tool left blocked (section 10) and its redis-server (section 12).
+    // TestSupport for its pseudo-terminal child (the interactive section), its loopback server
+    // (the network sections), the tool left blocked (signals) and its redis-server (scale-out).
     .executableTarget(
       name: "stream-search-bench",
-      dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport", "RESP", "ScaleOut"]
+      dependencies: ["Streams", "Pipeline", "CatalogFiller", "TestSupport", "RESP", "ScaleOut", "CatalogQueries"]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),
     .target(name: "TestSupport", dependencies: ["Streams", "StreamsTesting", "RESP"], path: "Tests/TestSupport"),
+    // The project's query set: checked by PipelineTests, typed through the binary by the benchmark.
+    .target(name: "CatalogQueries", dependencies: ["Pipeline"], path: "Tests/CatalogQueries"),
     .testTarget(name: "RESPTests", dependencies: ["RESP", "Streams", "TestSupport"]),
     .testTarget(name: "ScaleOutTests", dependencies: ["ScaleOut", "RESP", "Pipeline", "Streams", "TestSupport"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "TestSupport"]),
     .testTarget(
-      name: "PipelineTests", dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CatalogFiller"]
+      name: "PipelineTests",
+      dependencies: ["Pipeline", "Streams", "StreamsTesting", "TestSupport", "CatalogFiller", "CatalogQueries"]
     ),
     .testTarget(
       name: "CommandLineTests",

@@ -53,11 +53,11 @@ struct BinarySection {
     table.append(
       ResultRow(
         section: "3 binary", name: "(c) one line through a pipe into --replay, wall", unit: "ms",
-        sample: Sample(milliseconds), target: "< 100", note: "start-up with the built-in catalog"))
+        sample: Sample(milliseconds), target: "≤ 100", note: "start-up with the built-in catalog"))
     table.append(
       ResultRow(
         section: "3 binary", name: "(c) the same, peak RSS", unit: "MB",
-        sample: Sample(megabytes), target: "< 60"))
+        sample: Sample(megabytes), target: "≤ 45"))
   }
 
   /// (a) the recording from a file, output to /dev/null.

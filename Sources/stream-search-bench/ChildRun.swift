@@ -16,6 +16,8 @@ struct ChildRun {
     var seconds: Double
     /// The child's peak resident set size.
     var peakResidentMegabytes: Double
+    /// The child's user and system CPU time.
+    var cpuSeconds: Double
   }
 
   /// Starts `executable` with `arguments`, stdout to /dev/null (or the file `outputPath`),
@@ -68,6 +70,9 @@ struct ChildRun {
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
       throw BenchmarkFailure(description: "stream-search failed: wait status \(status)")
     }
-    return Result(seconds: seconds, peakResidentMegabytes: Double(usage.ru_maxrss) / 1_024)
+    let cpu =
+      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+      / 1e6
+    return Result(seconds: seconds, peakResidentMegabytes: Double(usage.ru_maxrss) / 1_024, cpuSeconds: cpu)
   }
 }

@@ -13,6 +13,39 @@ struct ResultRow: Sendable, Codable {
   var note: String = ""
 }
 
+extension ResultRow {
+  /// "yes" or "NO": whether the median meets a target that bounds it ("≤ 40", "< 100",
+  /// "≥ 1,000,000"; after ", " a remark); nil without a figure or such a target ("≥ 1.5 × jq").
+  var verdict: String? {
+    guard let median = sample?.median else { return nil }
+    let characters = Array(target)
+    guard characters.count >= 3, characters[1] == " " else { return nil }
+    var end = 2
+    var digits = ""
+    while end < characters.count {
+      let character = characters[end]
+      if character.isNumber || character == "." {
+        digits.append(character)
+      } else if character == ",", end + 1 < characters.count, characters[end + 1].isNumber {
+        // A thousands separator; a comma before a space starts the remark.
+      } else {
+        break
+      }
+      end += 1
+    }
+    guard let limit = Double(digits), end == characters.count || characters[end] == "," else { return nil }
+    let met: Bool
+    switch characters[0] {
+    case "≤": met = median <= limit
+    case "<": met = median < limit
+    case "≥": met = median >= limit
+    case ">": met = median > limit
+    default: return nil
+    }
+    return met ? "yes" : "NO"
+  }
+}
+
 /// Collects rows and renders them.
 struct ResultTable {
   private(set) var rows: [ResultRow] = []
@@ -21,12 +54,12 @@ struct ResultTable {
 
   /// Rows as an aligned text table.
   func text() -> String {
-    let header = ["section", "measurement", "median", "min", "max", "unit", "target", "anchor / note"]
+    let header = ["section", "measurement", "median", "min", "max", "unit", "target", "met", "anchor / note"]
     var lines = [header]
     for row in rows {
       let figures = row.sample.map { [format($0.median), format($0.min), format($0.max)] } ?? ["—", "—", "—"]
       let remark = [row.anchor, row.note].filter { !$0.isEmpty }.joined(separator: "; ")
-      lines.append([row.section, row.name] + figures + [row.unit, row.target, remark])
+      lines.append([row.section, row.name] + figures + [row.unit, row.target, row.verdict ?? "", remark])
     }
     var widths = [Int](repeating: 0, count: header.count)
     for line in lines {

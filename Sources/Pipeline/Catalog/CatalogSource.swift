@@ -7,10 +7,11 @@ import Synchronization
 /// A `SearchSource` that answers from a fixed list of items, indexed at creation.
 ///
 /// Useful as the default source (no network needed), in demos, and in tests that want real
-/// matching without a server. Matching folds case and Latin diacritics ("beyonce" finds
-/// "Beyoncé"), and ranks names starting with the query first, then word prefixes, then words
-/// containing the query, then, when nothing else matched, words within a typo ("metalica"
-/// finds Metallica); see ``search(_:)``.
+/// matching without a server. Matching folds case, accents, "&"/"and" and numbers ("beyonce"
+/// finds "Beyoncé", "frozen 2" finds "Frozen II"); query words match names at word starts,
+/// never inside a word, or within a typo allowance that grows with their length ("metalica"
+/// finds Metallica). Names that are or start with the query rank first, and typos only answer
+/// when nothing matches without one (docs/catalog.md); see ``search(_:)``.
 ///
 /// ```swift
 /// let source = CatalogSource()  // the built-in catalog of real titles and names
@@ -43,7 +44,7 @@ public struct CatalogSource: SearchSource {
   let indexes: [Category: CatalogIndex]
 
   /// A source answering at once from the built-in catalog: real films, songs, albums, podcasts
-  /// and TV episodes (docs/catalog.md), about 25,000 items compiled into the binary.
+  /// and TV episodes (docs/catalog.md), about 30,000 items compiled into the binary.
   ///
   /// It never waits, so it needs no clock. Reading and indexing the catalog take about 85 ms
   /// of CPU in a release build.
@@ -100,12 +101,11 @@ public struct CatalogSource: SearchSource {
   /// The items of `request.category` matching `request.term`, at most `request.limit`, best
   /// first (an empty array for a limit below 1 or a term with no letters or digits).
   ///
-  /// Query and names are compared word by word after folding case and Latin/Greek diacritics;
-  /// kana, CJK and full-width letters are kept as written except for case. `CatalogRanking`
-  /// defines the order: a name that is the query, then a name starting with it, then every
-  /// query word starting a word, then inside a word, and only when none of those matched, within
-  /// a typo (one edit from six letters, two from nine, never the first letter); within a tier by
-  /// `popularity`, then `id`.
+  /// Query and names are compared word by word after folding (case, accents, "&"/"and",
+  /// numbers); kana, CJK and full-width letters are kept as written except for case. The order
+  /// is the catalog's one ranking rule, stated with examples in docs/catalog.md: exact names,
+  /// then name prefixes, then word starts, typos only when nothing else matched; within a tier
+  /// by `popularity`, then `id`.
   ///
   /// - Cancellation: throws `CancellationError` if the task is cancelled before the answer
   ///   is computed or while waiting out the latency.

@@ -53,12 +53,12 @@ public final class BlockedTool: Sendable {
   }
 
   /// Waits until the tool's main thread sleeps in open, read, write or poll (its wchan), with
-  /// SIGINT caught; fails after 20 s. Polls /proc every 2 ms, on a thread of its own: there is
+  /// SIGINT caught; fails after 60 s. Polls /proc every 2 ms, on a thread of its own: there is
   /// nothing to wait on, and a blocked pool thread would stall every other test in the process.
   public func waitUntilBlocked() async throws {
     let pid = process.processIdentifier
     let blocked = await Self.onOwnThread { () -> Bool in
-      for _ in 0..<10_000 {
+      for _ in 0..<30_000 {
         let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let waiting = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains {
@@ -69,26 +69,40 @@ public final class BlockedTool: Sendable {
       }
       return false
     }
-    if !blocked { throw NeverBlocked(pid: pid) }
+    if !blocked {
+      // Nothing else would end it: a failed test must not leave the tool running.
+      kill(pid, SIGKILL)
+      throw NeverBlocked(pid: pid)
+    }
   }
 
-  /// Waits until the unread output pipe holds 48 KB or more (a pipe holds 64 KiB, less when
-  /// written PIPE_BUF at a time), so the tool's next write blocks, with SIGINT caught; fails after
-  /// 20 s. Polls on a thread of its own, as ``waitUntilBlocked()`` does.
+  /// Waits until the unread output pipe is full (its queue holds still, a few pages deep), so the
+  /// tool waits to write, with SIGINT caught; fails after 60 s. Polls on a thread of its own, as ``waitUntilBlocked()`` does.
   public func waitUntilOutputIsFull() async throws {
     let pid = process.processIdentifier
     guard let descriptor = unreadOutput?.fileDescriptor else { throw NeverBlocked(pid: pid) }
     let full = await Self.onOwnThread { () -> Bool in
-      for _ in 0..<10_000 {
+      // Full is a queue that stopped growing: the pipe's pages hold less than 64 KiB when each
+      // write is several kilobytes, so no byte count says it. Events far beyond a pipe's worth
+      // are on their way, so a queue of a few pages that holds still for half a second is a
+      // writer waiting for room. The bound allows for a debug binary starting on a busy machine.
+      var last: Int32 = -1
+      var stillFor = 0
+      for _ in 0..<30_000 {
         var queued: Int32 = 0
         _ = ioctl(descriptor, UInt(FIONREAD), &queued)
+        stillFor = queued == last ? stillFor + 1 : 0
+        last = queued
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        if queued >= 48_000, Self.catchesSIGINT(status) { return true }
+        if queued >= 16_384, stillFor >= 250, Self.catchesSIGINT(status) { return true }
         _ = poll(nil, 0, 2)
       }
       return false
     }
-    if !full { throw NeverBlocked(pid: pid) }
+    if !full {
+      kill(pid, SIGKILL)
+      throw NeverBlocked(pid: pid)
+    }
   }
 
   /// Sends `signal` and returns the exit status and how long exiting took, as seen by this
@@ -152,7 +166,7 @@ public enum BlockingPoint: String, CaseIterable, Sendable {
   case writingToAFullPipe = "write() to a full pipe"
 
   /// Starts `executable` and returns it once it waits at this point with its signal handlers
-  /// installed; throws ``NeverBlocked`` if it never gets there within 20 s.
+  /// installed; throws ``NeverBlocked`` if it never gets there within 60 s.
   public func start(_ executable: URL) async throws -> BlockedTool {
     switch self {
     case .openingAFIFOWithNoWriter:

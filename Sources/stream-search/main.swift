@@ -43,6 +43,20 @@ func refuseClosedOutput(_ log: Log) {
   exit(ExitStatus.ioError.rawValue)
 }
 
+/// What a command that reads keystrokes and writes lines to standard output starts from: the
+/// closed descriptors refused (stdout always, stdin when it is the input), signals observed, and
+/// a writer that a stop request wakes.
+func startLineCommand(inputPath: String?) -> (log: Log, stop: StopRequest, writer: OutputWriter) {
+  let log = Log(level: .normal)
+  refuseClosedOutput(log)
+  if inputPath == nil, standardDescriptors.inputWasClosed {
+    log.error(StandardDescriptors.closedInputMessage)
+    exit(ExitStatus.noInput.rawValue)
+  }
+  let stop = observeSignals()
+  return (log, stop, OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp))
+}
+
 switch invocation {
 case .help(let text), .version(let text):
   refuseClosedOutput(Log(level: .normal))
@@ -91,14 +105,7 @@ case .search(let options):
   }
   exit(status.rawValue)
 case .publish(let options):
-  let log = Log(level: .normal)
-  refuseClosedOutput(log)
-  if options.inputPath == nil, standardDescriptors.inputWasClosed {
-    log.error(StandardDescriptors.closedInputMessage)
-    exit(ExitStatus.noInput.rawValue)
-  }
-  let stop = observeSignals()
-  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  let (log, stop, writer) = startLineCommand(inputPath: options.inputPath)
   exit(await PublishCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
 case .worker(let options):
   let log: Log
@@ -117,13 +124,6 @@ case .events(let options):
   let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
   exit(await EventsCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
 case .record(let options):
-  let log = Log(level: .normal)
-  refuseClosedOutput(log)
-  if options.inputPath == nil, standardDescriptors.inputWasClosed {
-    log.error(StandardDescriptors.closedInputMessage)
-    exit(ExitStatus.noInput.rawValue)
-  }
-  let stop = observeSignals()
-  let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  let (log, stop, writer) = startLineCommand(inputPath: options.inputPath)
   exit(await RecordCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
 }

@@ -60,15 +60,19 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       var term = SearchTerm(keystroke.term)
       if term.isBelow(minimumLength: configuration.minimumTermLength) { term = SearchTerm("") }
       let now = clock.now
-      let route = state.withLock { state -> (feed: AsyncFeed<SessionInput>, isNew: Bool)? in
+      let route = state.withLock { state -> (operators: SessionPipeline<C>.Operators, sweep: Bool)? in
         guard !state.finished, !state.cancelled else { return nil }
-        let route = state.router.feed(for: keystroke.session, now: now)
-        if route.isNew { state.open += 1 }
-        return route
+        let route = state.router.operators(for: keystroke.session, now: now, building: session, observer: self)
+        guard route.isNew else { return (route.operators, false) }
+        state.open += 1
+        // The first open session starts the idle sweep.
+        guard !state.sweepScheduled else { return (route.operators, false) }
+        state.sweepScheduled = true
+        return (route.operators, true)
       }
       guard let route else { return }
-      if route.isNew { start(route.feed, session: keystroke.session) }
-      route.feed.yield(SessionInput(term: term, line: line))
+      if route.sweep { scheduleSweep() }
+      route.operators.input.receive(SessionInput(term: term, line: line))
     }
   }
 
@@ -81,7 +85,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       return (state.router.takeAll(), state.sweep)
     }
     sweep?.cancel()
-    for session in sessions { session.input.finish() }
+    for session in sessions { session.operators.input.receiveEnd(nil) }
     resumeWaiterIfDone()
   }
 
@@ -93,7 +97,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       return (state.router.takeAll(), state.sweep)
     }
     sweep?.cancel()
-    for session in sessions { session.operators?.cancel() }
+    for session in sessions { session.operators.searches.cancel() }
     resumeWaiterIfDone()
   }
 
@@ -106,18 +110,6 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       }
       if now { continuation.resume() }
     }
-  }
-
-  /// Starts a new session's operators on `feed`, and the idle sweep if it is not running.
-  private func start(_ feed: AsyncFeed<SessionInput>, session name: String?) {
-    let operators = session.start(feed, session: name, observer: self)
-    let mustScheduleSweep = state.withLock { state -> Bool in
-      state.router.started(operators, for: name)
-      guard !state.sweepScheduled else { return false }
-      state.sweepScheduled = true
-      return true
-    }
-    if mustScheduleSweep { scheduleSweep() }
   }
 
   func sessionEnded() {
@@ -154,7 +146,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
     }
     if again { scheduleSweep() }
     for (name, session) in idle {
-      session.input.finish()
+      session.operators.input.receiveEnd(nil)
       configuration.log?(.sessionForgotten(name))
     }
   }

@@ -22,14 +22,27 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
   let emitter: EventEmitter<C>
   let clock: C
 
-  private typealias Debounced = AsyncDebounceSequence<AsyncFeed<SessionInput>, C>
-  private typealias Distinct = AsyncRemoveDuplicatesSequence<Debounced, String>
-  private typealias Searches = AsyncSwitchMapSequence<Distinct, Output>
+  /// A session's operators, each stage calling the next directly: debounce → distinct →
+  /// cancel-previous → the session's events. Composed of concrete types, not subscribed through
+  /// `PushReceiver`: through its existential, every keystroke ran each stage's generic code,
+  /// which looked up its types' metadata at run time (a third of a replay's instructions).
+  typealias Events = SessionEvents<C>
+  typealias Searches = SwitchMapStorage<SessionInput, Output, Events>
+  typealias Distinct = RemoveDuplicatesStorage<SessionInput, String, Searches>
+  typealias Debounced = DebounceStorage<SessionInput, C, Distinct>
 
-  /// The operators, built once over a feed of no session's; each session rebases them on its own
-  /// feed. Built per session, their closures were converted to the operators' generic form for
-  /// every session, and each conversion allocates (three per session, a tenth of its memory).
-  private let chain: (debounced: Debounced, distinct: Distinct, searches: Searches)
+  /// One session's operators: where its terms go in, and the last stage, whose cancellation
+  /// stops them all.
+  struct Operators: Sendable {
+    let input: Debounced
+    let searches: Searches
+  }
+
+  /// The closures of the operators, made once and shared by every session: made per session,
+  /// each would allocate its context (three per session, a tenth of its memory).
+  private let quietPeriod: @Sendable (SessionInput) -> Duration
+  private let key: @Sendable (SessionInput) -> String
+  private let child: Searches.Start
 
   init(configuration: PipelineConfiguration, fanOut: CategoryFanOut<C>, emitter: EventEmitter<C>, clock: C) {
     self.configuration = configuration
@@ -38,16 +51,15 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     self.clock = clock
     let debounce = configuration.debounce
     let progressive = configuration.progressive
-    let debounced = AsyncFeed<SessionInput>().debounce(clock: clock) { $0.term.isCleared ? .zero : debounce }
-    let distinct = debounced.removeDuplicates(by: { $0.term.key })
-    let searches = distinct.switchMap(starting: { input, emit in
+    quietPeriod = { $0.term.isCleared ? .zero : debounce }
+    key = { $0.term.key }
+    child = { input, emit in
       Self.searchChild(input, emit: emit, fanOut: fanOut, clock: clock, progressive: progressive)
-    })
-    chain = (debounced, distinct, searches)
+    }
   }
 
   /// What a search's child reports, each with the input line of the keystroke searched.
-  fileprivate enum Output: Sendable {
+  enum Output: Sendable {
     case partial(term: String, result: CategoryResult, line: Int)
     case waiting(term: String, category: String, wait: Duration, line: Int)
     case answered(term: String, outcome: SearchOutcome, elapsedMilliseconds: Int64, line: Int)
@@ -84,20 +96,21 @@ final class SessionPipeline<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// Starts the session's operators on `inputs`, pushed: each term is handled on the thread that
-  /// feeds it, and each event is emitted on the thread that produced it. `observer` hears once
-  /// that the input has finished and the last search has answered; not after `cancel()` of the
-  /// returned subscription.
-  func start(_ inputs: AsyncFeed<SessionInput>, session: String?, observer: any SessionEndObserver)
-    -> PushSubscription
-  {
-    let debounced = chain.debounced.replacingBase(inputs)
-    let events = chain.searches.replacingBase(chain.distinct.replacingBase(debounced))
-    // One object per session takes the events and the end (no closures to allocate for each).
-    return events.subscribe(PushReceiver(SessionEvents(pipeline: self, session: session, observer: observer)))
+  /// A new session's operators, pushed: each term handed to `input` is handled on the thread
+  /// that hands it, and each event is emitted on the thread that produced it. Its end (handed to
+  /// `input`) settles the pending term; `observer` hears once that it has passed through and the
+  /// last search has answered, and not after `searches` is cancelled. Only builds: nothing runs
+  /// until a term arrives, so a caller may build under its lock.
+  func operators(session: String?, observer: any SessionEndObserver) -> Operators {
+    let searches = Searches(child: child, receiver: SessionEvents(pipeline: self, session: session, observer: observer))
+    let distinct = Distinct(key: key, receiver: searches)
+    let input = Debounced(clock: clock, quietPeriod: quietPeriod, receiver: distinct)
+    searches.follow(PushSubscription(distinct))
+    distinct.follow(PushSubscription(input))
+    return Operators(input: input, searches: searches)
   }
 
-  fileprivate func handle(_ event: SwitchMapEvent<SessionInput, Output>, session: String?) {
+  func handle(_ event: SwitchMapEvent<SessionInput, Output>, session: String?) {
     switch event {
     case .started(let input):
       let kind: SearchEvent.Kind = input.term.isCleared ? .cleared : .search(term: input.term.text)
@@ -132,8 +145,8 @@ protocol SessionEndObserver: AnyObject, Sendable {
 }
 
 /// Where one session's events go: emitted for the session; the end tells the observer. (The
-/// operators fail only when the input fails, and a feed never does.)
-private final class SessionEvents<C: Clock>: PushInput, Sendable where C.Duration == Duration {
+/// operators fail only when their input fails, and the inlet never fails it.)
+final class SessionEvents<C: Clock>: PushInput, Sendable where C.Duration == Duration {
   typealias Element = SwitchMapEvent<SessionInput, SessionPipeline<C>.Output>
 
   let pipeline: SessionPipeline<C>

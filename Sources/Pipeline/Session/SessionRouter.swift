@@ -1,25 +1,26 @@
-// Sessions come and go: each gets its own feed (and so its own operators), and one idle for long
+// Sessions come and go: each gets its own operators, and one idle for long
 // enough is forgotten, so memory stays bounded however many users pass through. Idle sessions
 // are swept by a timer of the run's clock, every half timeout while any session is open: a
 // session idle for the timeout is forgotten at most half a timeout later, whether or not more
 // input comes.
 import Streams
 
-/// Routes terms to per-session feeds and finds idle sessions. Not thread-safe: PipelineInlet
+/// Routes terms to per-session operators and finds idle sessions. Not thread-safe: PipelineInlet
 /// holds it behind its lock, and reads the clock for it before taking the lock.
 struct SessionRouter<C: Clock> where C.Duration == Duration {
   /// A class, so that the router's table holds a reference per session rather than the whole
   /// state: with 100,000 sessions the table's buckets were a tenth of the memory.
   ///
-  /// `@unchecked Sendable`: `input` never changes; `lastActivity` and `operators` are read and
-  /// written only by the router's owner, under its lock.
+  /// `@unchecked Sendable`: `operators` never changes; `lastActivity` is read and written only by
+  /// the router's owner, under its lock.
   final class Session: @unchecked Sendable {
-    let input = AsyncFeed<SessionInput>()
+    let operators: SessionPipeline<C>.Operators
     var lastActivity: C.Instant
-    /// The session's operators; nil while they are being started.
-    var operators: PushSubscription?
 
-    init(lastActivity: C.Instant) { self.lastActivity = lastActivity }
+    init(operators: SessionPipeline<C>.Operators, lastActivity: C.Instant) {
+      self.operators = operators
+      self.lastActivity = lastActivity
+    }
   }
 
   let idleTimeout: Duration
@@ -32,24 +33,22 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
   /// Whether any session is open.
   var isEmpty: Bool { sessions.isEmpty }
 
-  /// The feed of `session` (nil names the unnamed session), marked active at `now`, and whether
-  /// the session is new (its operators must be started).
-  mutating func feed(for session: String?, now: C.Instant) -> (feed: AsyncFeed<SessionInput>, isNew: Bool) {
+  /// The operators of `session` (nil names the unnamed session), marked active at `now`, and
+  /// whether the session is new, its operators built by `pipeline` for `observer` (building
+  /// them runs nothing: no call leaves the router's lock).
+  mutating func operators(
+    for session: String?, now: C.Instant, building pipeline: SessionPipeline<C>, observer: any SessionEndObserver
+  ) -> (operators: SessionPipeline<C>.Operators, isNew: Bool) {
     // The parser turns `"session": ""` into nil, so "" never reaches here as a name.
     let key = session ?? ""
     // One hash lookup per keystroke: this runs for every line of input.
-    if let session = sessions[key] {
-      session.lastActivity = now
-      return (session.input, false)
+    if let known = sessions[key] {
+      known.lastActivity = now
+      return (known.operators, false)
     }
-    let session = Session(lastActivity: now)
-    sessions[key] = session
-    return (session.input, true)
-  }
-
-  /// Records the operators started for `session`.
-  mutating func started(_ operators: PushSubscription, for session: String?) {
-    sessions[session ?? ""]?.operators = operators
+    let new = Session(operators: pipeline.operators(session: session, observer: observer), lastActivity: now)
+    sessions[key] = new
+    return (new.operators, true)
   }
 
   /// Removes the sessions idle for the timeout at `now` and returns them, sorted by name: a

@@ -36,7 +36,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
     /// Until a receiver subscribes: the elements waiting for a task, and the task waiting.
     case pulled(PullBuffer<Element>)
     /// Once a receiver has subscribed: what is delivered to it.
-    case pushed(PushOutput<Element>)
+    case pushed(PushOutput<PushReceiver<Element>>)
     /// Only while a payload is changed in place, so that its queue is not copied.
     case changing
 
@@ -49,7 +49,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
     }
 
     /// Changes the pushed side; nil while nobody has subscribed.
-    @inlinable mutating func pushed<Result>(_ change: (inout PushOutput<Element>) -> Result) -> Result? {
+    @inlinable mutating func pushed<Result>(_ change: (inout PushOutput<PushReceiver<Element>>) -> Result) -> Result? {
       guard case .pushed(var output) = self else { return nil }
       self = .changing
       defer { self = .pushed(output) }
@@ -57,7 +57,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
     }
 
     /// The next delivery to the receiver, if one subscribed.
-    @inlinable mutating func nextDelivery() -> PushDelivery<Element>? { pushed { $0.next() } ?? nil }
+    @inlinable mutating func nextDelivery() -> PushDelivery<PushReceiver<Element>>? { pushed { $0.next() } ?? nil }
   }
 
   @usableFromInline let state = Mutex(State.pulled(PullBuffer()))
@@ -68,7 +68,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   /// Hands `element` to the consumer or receiver, or buffers it. Ignored after finish or
   /// cancellation.
   @inlinable public func yield(_ element: Element) {
-    let (resumption, delivery) = state.withLock { state -> (Resumption<Element>?, PushDelivery<Element>?) in
+    let (resumption, delivery) = state.withLock {
+      state -> (Resumption<Element>?, PushDelivery<PushReceiver<Element>>?) in
       if let delivery = state.pushed({ $0.send(element) }) { return (nil, delivery) }
       return (state.pulled { $0.send(element) } ?? nil, nil)
     }
@@ -78,7 +79,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
 
   /// Ends the sequence after the buffered elements.
   @inlinable public func finish() {
-    let (resumption, delivery) = state.withLock { state -> (Resumption<Element>?, PushDelivery<Element>?) in
+    let (resumption, delivery) = state.withLock {
+      state -> (Resumption<Element>?, PushDelivery<PushReceiver<Element>>?) in
       if let delivery = state.pushed({ $0.finish() }) { return (nil, delivery) }
       return (state.pulled { $0.finish() } ?? nil, nil)
     }
@@ -94,12 +96,12 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   }
 
   @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
-    let attached = state.withLock { state -> (Bool, PushDelivery<Element>?) in
+    let attached = state.withLock { state -> (Bool, PushDelivery<PushReceiver<Element>>?) in
       guard case .pulled(var pulled) = state, pulled.consumer == nil else { return (false, nil) }
       // Elements fed before the subscription are delivered now, on this thread, in order.
       var output = PushOutput(receiver: receiver)
       while let element = pulled.queue.popFirst() { output.queue.append(element) }
-      var first: PushDelivery<Element>?
+      var first: PushDelivery<PushReceiver<Element>>?
       if pulled.isEnded { first = output.finish() }
       if first == nil, output.queue.count > 0 {
         output.delivering = true
@@ -135,7 +137,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
     }
   }
 
-  @inlinable func cancel() {
+  @inlinable package func cancel() {
     state.withLock { state -> Resumption<Element>? in
       state.pushed { $0.cancel() }
       return state.pulled { $0.cancel() } ?? nil

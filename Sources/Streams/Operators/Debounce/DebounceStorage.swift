@@ -8,25 +8,30 @@ import Synchronization
 /// The state debounce's input, timer and receiver share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the element and clock of the module that
-/// uses it (see PushOutput.swift).
+/// uses it (see PushOutput.swift). Generic over its receiver: the sequence's subscribers get a
+/// ``PushReceiver``; a chain composed of concrete stages (the pipeline's sessions) gets the next
+/// stage itself, called directly.
 @usableFromInline
-final class DebounceStorage<Element: Sendable, C: Clock>: PushInput, PushCancellable, Sendable
-where C.Duration == Duration {
+package final class DebounceStorage<Element: Sendable, C: Clock, Receiver: PushDownstream>: PushInput,
+  PushCancellable, Sendable
+where C.Duration == Duration, Receiver.Element == Element {
   @usableFromInline typealias Machine = DebounceStateMachine<Element, C.Instant>
 
   @usableFromInline struct State: Sendable {
     @usableFromInline var machine = Machine()
-    @usableFromInline var output: PushOutput<Element>
+    @usableFromInline var output: PushOutput<Receiver>
     @usableFromInline var upstream = UpstreamLink.connecting
 
-    @inlinable init(output: PushOutput<Element>) { self.output = output }
+    @inlinable init(output: PushOutput<Receiver>) { self.output = output }
   }
 
   @usableFromInline let clock: C
   @usableFromInline let quietPeriod: @Sendable (Element) -> Duration
   @usableFromInline let state: Mutex<State>
 
-  @inlinable init(clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration, receiver: PushReceiver<Element>) {
+  /// A stage that debounces what it is handed with ``receive(_:)`` and hands the settled elements
+  /// to `receiver`.
+  @inlinable package init(clock: C, quietPeriod: @escaping @Sendable (Element) -> Duration, receiver: Receiver) {
     self.clock = clock
     self.quietPeriod = quietPeriod
     state = Mutex(State(output: PushOutput(receiver: receiver)))
@@ -34,24 +39,23 @@ where C.Duration == Duration {
 
   /// Debounces what `base` pushes and pushes the settled elements to `receiver`.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Element>, route: PullRoute, to base: Base, clock: C,
+    _ receiver: Receiver, route: PullRoute, to base: Base, clock: C,
     quietPeriod: @escaping @Sendable (Element) -> Duration
   ) -> PushSubscription where Base.Element == Element {
     let storage = DebounceStorage(clock: clock, quietPeriod: quietPeriod, receiver: receiver)
-    let upstream = pushElements(of: base, to: PushReceiver(storage), route: route.throughTimedStage)
-    storage.state.withLock { $0.upstream.connected(upstream) }?.cancel()
+    storage.follow(pushElements(of: base, to: PushReceiver(storage), route: route.throughTimedStage))
     return PushSubscription(storage)
   }
 
   /// One element of the base.
-  @inlinable func receive(_ element: Element) {
+  @inlinable package func receive(_ element: Element) {
     let now = clock.now
     let deadline = now.advanced(by: quietPeriod(element))
     decide { $0.machine.element(element, deadline: deadline, now: now) }
   }
 
   /// The base ended: finished (nil) or failed.
-  @inlinable func receiveEnd(_ error: (any Error)?) {
+  @inlinable package func receiveEnd(_ error: (any Error)?) {
     decide { state in
       state.upstream.ended()
       return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()
@@ -59,13 +63,19 @@ where C.Duration == Duration {
   }
 
   /// The receiver left: the timer and the base's subscription are cancelled.
-  @inlinable func cancel() {
+  @inlinable package func cancel() {
     let (action, upstream) = state.withLock { state in
       state.output.cancel()
       return (state.machine.cancelled(), state.upstream.cancel())
     }
     upstream?.cancel()
     perform(action, delivering: nil)
+  }
+
+  /// In a chain composed of concrete stages, the stage before this one: cancelled with this one,
+  /// as a subscribed base is.
+  @inlinable package func follow(_ upstream: PushSubscription) {
+    state.withLock { $0.upstream.connected(upstream) }?.cancel()
   }
 
   @inlinable func timerFired(generation: UInt64) {
@@ -81,7 +91,7 @@ where C.Duration == Duration {
   /// Asks the machine under the lock, and queues what it emits there too, so that the order of
   /// the outputs is the order of the decisions; then acts outside the lock.
   @inlinable func decide(_ event: (inout State) -> Machine.Action) {
-    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Element>?) in
+    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Receiver>?) in
       let action = event(&state)
       switch action {
       case .emit(let element), .cancelTimerAndEmit(_, let element):
@@ -102,7 +112,7 @@ where C.Duration == Duration {
 
   /// Does what the machine decided, outside the lock: cancels and schedules timers, then
   /// delivers what was queued.
-  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Element>?) {
+  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Receiver>?) {
     switch action {
     case .none, .emit:
       break

@@ -110,11 +110,11 @@ final class PulledElements<Element: Sendable>: PullGate, PushInput, Sendable {
     resumption?.resume()
   }
 
-  @inlinable func receive(_ element: Element) {
+  @inlinable package func receive(_ element: Element) {
     state.withLock { $0.buffer.send(element) }?.resume()
   }
 
-  @inlinable func receiveEnd(_ error: (any Error)?) {
+  @inlinable package func receiveEnd(_ error: (any Error)?) {
     let (resumption, pumps) = state.withLock { state in
       state.upstream.ended()
       let resumption = state.buffer.finish(throwing: error)

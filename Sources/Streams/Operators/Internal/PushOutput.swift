@@ -10,11 +10,11 @@ import Synchronization
 
 /// One call to a receiver, made outside the lock.
 @usableFromInline
-enum PushDelivery<Element: Sendable>: Sendable {
+enum PushDelivery<Receiver: PushDownstream>: Sendable {
   /// An element for the receiver.
-  case element(PushReceiver<Element>, Element)
+  case element(Receiver, Receiver.Element)
   /// The end: nil when the sequence finished, else its failure.
-  case end(PushReceiver<Element>, (any Error)?)
+  case end(Receiver, (any Error)?)
 
   @inlinable func deliver() {
     switch self {
@@ -25,15 +25,19 @@ enum PushDelivery<Element: Sendable>: Sendable {
 }
 
 /// Elements produced for one receiver, then its end; delivered in order, never two at once.
+/// Generic over the receiver's type, so that a chain composed of concrete stages calls the next
+/// stage directly (see PushDownstream).
 @usableFromInline
-struct PushOutput<Element: Sendable>: Sendable {
+struct PushOutput<Receiver: PushDownstream>: Sendable {
+  @usableFromInline typealias Element = Receiver.Element
+
   @usableFromInline enum End: Sendable {
     case finished
     case failed(any Error)
   }
 
   /// Who receives; nil once the end has been handed over or the subscription was cancelled.
-  @usableFromInline var receiver: PushReceiver<Element>?
+  @usableFromInline var receiver: Receiver?
   /// Produced while another call was delivering: its deliverer hands them over in turn.
   @usableFromInline var queue = FIFOQueue<Element>()
   /// The end, to deliver after the queue.
@@ -41,14 +45,14 @@ struct PushOutput<Element: Sendable>: Sendable {
   /// A thread is delivering; whoever produces meanwhile only queues.
   @usableFromInline var delivering = false
 
-  @inlinable init(receiver: PushReceiver<Element>) { self.receiver = receiver }
+  @inlinable init(receiver: Receiver) { self.receiver = receiver }
 
   /// Whether nothing more will be delivered (ended or cancelled).
   @inlinable var isClosed: Bool { receiver == nil || end != nil }
 
   /// Queues `element`; returns it to deliver now when nobody is delivering (the caller then
   /// drains with ``next()``). Ignored once ended or cancelled.
-  @inlinable mutating func send(_ element: Element) -> PushDelivery<Element>? {
+  @inlinable mutating func send(_ element: Element) -> PushDelivery<Receiver>? {
     guard let receiver, end == nil else { return nil }
     if !delivering, queue.count == 0 {
       delivering = true
@@ -60,7 +64,7 @@ struct PushOutput<Element: Sendable>: Sendable {
 
   /// Ends the output after what is queued: with `error`, or finished when nil. Returns the end
   /// to deliver now when nobody is delivering and nothing is queued.
-  @inlinable mutating func finish(throwing error: (any Error)? = nil) -> PushDelivery<Element>? {
+  @inlinable mutating func finish(throwing error: (any Error)? = nil) -> PushDelivery<Receiver>? {
     guard let receiver, end == nil else { return nil }
     if !delivering, queue.count == 0 {
       self.receiver = nil
@@ -71,7 +75,7 @@ struct PushOutput<Element: Sendable>: Sendable {
   }
 
   /// The next delivery for the thread delivering, or nil, which ends its turn.
-  @inlinable mutating func next() -> PushDelivery<Element>? {
+  @inlinable mutating func next() -> PushDelivery<Receiver>? {
     guard let receiver else {
       delivering = false
       return nil
@@ -105,9 +109,9 @@ struct PushOutput<Element: Sendable>: Sendable {
 /// The lock is held only to take each delivery, so a receiver may call back into the stage:
 /// what it produces is queued, and delivered by this same loop, in order.
 @inlinable
-func deliver<State, Element: Sendable>(
-  _ first: PushDelivery<Element>?, thenDrain state: borrowing Mutex<State>,
-  _ next: (inout State) -> PushDelivery<Element>?
+func deliver<State, Receiver: PushDownstream>(
+  _ first: PushDelivery<Receiver>?, thenDrain state: borrowing Mutex<State>,
+  _ next: (inout State) -> PushDelivery<Receiver>?
 ) {
   guard let first else { return }
   first.deliver()

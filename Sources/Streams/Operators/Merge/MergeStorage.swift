@@ -13,11 +13,11 @@ final class MergeStorage<Element: Sendable>: PushCancellable, Sendable {
 
   @usableFromInline struct State: Sendable {
     @usableFromInline var machine: Machine
-    @usableFromInline var output: PushOutput<Element>
+    @usableFromInline var output: PushOutput<PushReceiver<Element>>
     /// One per base, in the order given.
     @usableFromInline var upstreams: [UpstreamLink]
 
-    @inlinable init(bases: Int, output: PushOutput<Element>) {
+    @inlinable init(bases: Int, output: PushOutput<PushReceiver<Element>>) {
       machine = Machine(bases: bases)
       self.output = output
       upstreams = Array(repeating: .connecting, count: bases)
@@ -58,7 +58,7 @@ final class MergeStorage<Element: Sendable>: PushCancellable, Sendable {
   }
 
   /// The receiver left: every base still running is cancelled.
-  @inlinable func cancel() {
+  @inlinable package func cancel() {
     decide { state in
       state.output.cancel()
       return state.machine.cancelled()
@@ -76,7 +76,7 @@ final class MergeStorage<Element: Sendable>: PushCancellable, Sendable {
   /// Asks the machine under the lock, and queues what it emits there too, so that the order of
   /// the outputs is the order of the decisions; then acts outside the lock.
   @inlinable func decide(_ event: (inout State) -> Machine.Action) {
-    let (delivery, cancelling) = state.withLock { state -> (PushDelivery<Element>?, [PushSubscription]) in
+    let (delivery, cancelling) = state.withLock { state -> (PushDelivery<PushReceiver<Element>>?, [PushSubscription]) in
       switch event(&state) {
       case .none:
         return (nil, [])

@@ -2,7 +2,7 @@
 // the thread that produces them.
 
 /// Where a ``PushableAsyncSequence`` delivers.
-public struct PushReceiver<Element: Sendable>: Sendable {
+public struct PushReceiver<Element: Sendable>: PushDownstream, Sendable {
   /// The two closures a user gives, or a stage of this package, which takes both calls itself
   /// (no closure to allocate per subscription: a session of the pipeline has several).
   @usableFromInline enum Target: Sendable {
@@ -38,7 +38,7 @@ public struct PushReceiver<Element: Sendable>: Sendable {
   @inlinable package init(_ stage: any PushInput<Element>) { target = .stage(stage) }
 
   /// Hands over one element.
-  @inlinable func receive(_ element: Element) {
+  @inlinable package func receive(_ element: Element) {
     switch target {
     case .closures(let receive, _): receive(element)
     case .stage(let stage): stage.receive(element)
@@ -46,7 +46,7 @@ public struct PushReceiver<Element: Sendable>: Sendable {
   }
 
   /// Hands over the end: nil when the sequence finished, else its failure.
-  @inlinable func receiveEnd(_ error: (any Error)?) {
+  @inlinable package func receiveEnd(_ error: (any Error)?) {
     switch target {
     case .closures(_, let end): end(error)
     case .stage(let stage): stage.receiveEnd(error)

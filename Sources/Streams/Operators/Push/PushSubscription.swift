@@ -15,7 +15,7 @@ public struct PushSubscription: Sendable {
   public init(stop: @escaping @Sendable () -> Void) { target = .closure(stop) }
 
   /// A subscription that cancels a stage of this package.
-  @inlinable init(_ stage: any PushCancellable) { target = .stage(stage) }
+  @inlinable package init(_ stage: any PushCancellable) { target = .stage(stage) }
 
   /// Stops delivery and cancels what the sequence runs; the receiver hears nothing more. Calling
   /// it again does nothing more.

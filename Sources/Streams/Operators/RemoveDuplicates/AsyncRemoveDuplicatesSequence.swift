@@ -136,27 +136,30 @@ struct DuplicateFilter<Key: Equatable> {
 
 /// removeDuplicates as a pushed stage. It emits only when fed, on the feeding thread, so it
 /// needs no queue of its own: its base never delivers two elements at once, so neither does it.
+/// Generic over its receiver, as DebounceStorage is.
 ///
 /// `@unchecked Sendable`: `Key` need not be Sendable; the keys never leave this object, and every
 /// access to `state` holds `lock`.
 @usableFromInline
-final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushInput, PushCancellable,
-  @unchecked Sendable
-{
+package final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable, Receiver: PushDownstream>: PushInput,
+  PushCancellable, @unchecked Sendable
+where Receiver.Element == Element {
   @usableFromInline struct State {
     @usableFromInline var filter = DuplicateFilter<Key>()
     /// Nil once the end was passed on or the subscription cancelled.
-    @usableFromInline var receiver: PushReceiver<Element>?
+    @usableFromInline var receiver: Receiver?
     @usableFromInline var upstream = UpstreamLink.connecting
 
-    @inlinable init(receiver: PushReceiver<Element>) { self.receiver = receiver }
+    @inlinable init(receiver: Receiver) { self.receiver = receiver }
   }
 
   @usableFromInline let key: @Sendable (Element) -> Key
   @usableFromInline let lock = Mutex(())
   @usableFromInline var state: State
 
-  @inlinable init(key: @escaping @Sendable (Element) -> Key, receiver: PushReceiver<Element>) {
+  /// A stage that passes on to `receiver` each element it is handed whose key differs from the
+  /// previous one's.
+  @inlinable package init(key: @escaping @Sendable (Element) -> Key, receiver: Receiver) {
     self.key = key
     state = State(receiver: receiver)
   }
@@ -164,26 +167,31 @@ final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushInpu
   /// Filters what `base` pushes and pushes the rest to `receiver`. Pulled, the consumer's own
   /// task iterates a base that cannot push: this stage never emits by itself.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Element>, route: PullRoute, to base: Base, key: @escaping @Sendable (Element) -> Key
+    _ receiver: Receiver, route: PullRoute, to base: Base, key: @escaping @Sendable (Element) -> Key
   ) -> PushSubscription where Base.Element == Element {
     let storage = RemoveDuplicatesStorage(key: key, receiver: receiver)
-    let upstream = pushElements(of: base, to: PushReceiver(storage), route: route)
-    let stale = storage.lock.withLock { _ in storage.state.upstream.connected(upstream) }
-    stale?.cancel()
+    storage.follow(pushElements(of: base, to: PushReceiver(storage), route: route))
     return PushSubscription(storage)
   }
 
-  @inlinable func receive(_ element: Element) {
+  /// In a chain composed of concrete stages, the stage before this one: cancelled with this one,
+  /// as a subscribed base is.
+  @inlinable package func follow(_ upstream: PushSubscription) {
+    let stale = lock.withLock { _ in state.upstream.connected(upstream) }
+    stale?.cancel()
+  }
+
+  @inlinable package func receive(_ element: Element) {
     let elementKey = key(element)
-    let receiver = lock.withLock { _ -> PushReceiver<Element>? in
+    let receiver = lock.withLock { _ -> Receiver? in
       guard let receiver = state.receiver, state.filter.passes(elementKey) else { return nil }
       return receiver
     }
     receiver?.receive(element)
   }
 
-  @inlinable func receiveEnd(_ error: (any Error)?) {
-    let receiver = lock.withLock { _ -> PushReceiver<Element>? in
+  @inlinable package func receiveEnd(_ error: (any Error)?) {
+    let receiver = lock.withLock { _ -> Receiver? in
       state.upstream.ended()
       defer { state.receiver = nil }
       return state.receiver
@@ -191,7 +199,7 @@ final class RemoveDuplicatesStorage<Element: Sendable, Key: Equatable>: PushInpu
     receiver?.receiveEnd(error)
   }
 
-  @inlinable func cancel() {
+  @inlinable package func cancel() {
     let upstream = lock.withLock { _ -> PushSubscription? in
       state.receiver = nil
       return state.upstream.cancel()

@@ -8,46 +8,55 @@ import Synchronization
 /// The state switchMap's input, children and receiver share, behind one lock.
 ///
 /// @inlinable throughout so that it is specialised for the input and output of the module that
-/// uses it (see PushOutput.swift).
+/// uses it (see PushOutput.swift). Generic over its receiver, as DebounceStorage is.
 @usableFromInline
-final class SwitchMapStorage<Input: Sendable, Output: Sendable>: PushInput, PushCancellable, Sendable {
+package final class SwitchMapStorage<Input: Sendable, Output: Sendable, Receiver: PushDownstream>: PushInput,
+  PushCancellable, Sendable
+where Receiver.Element == SwitchMapEvent<Input, Output> {
   @usableFromInline typealias Event = SwitchMapEvent<Input, Output>
   @usableFromInline typealias Machine = SwitchMapStateMachine<Input, Output>
-  @usableFromInline typealias Start = @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild
+  @usableFromInline package typealias Start = @Sendable (Input, SwitchMapEmitter<Output>) -> SwitchMapChild
 
   @usableFromInline struct State: Sendable {
     @usableFromInline var machine = Machine()
-    @usableFromInline var output: PushOutput<Event>
+    @usableFromInline var output: PushOutput<Receiver>
     @usableFromInline var upstream = UpstreamLink.connecting
 
-    @inlinable init(output: PushOutput<Event>) { self.output = output }
+    @inlinable init(output: PushOutput<Receiver>) { self.output = output }
   }
 
   @usableFromInline let child: Start
   @usableFromInline let state: Mutex<State>
 
-  @inlinable init(child: @escaping Start, receiver: PushReceiver<Event>) {
+  /// A stage that starts `child` for each element it is handed, cancelling the previous one, and
+  /// hands the events to `receiver`.
+  @inlinable package init(child: @escaping Start, receiver: Receiver) {
     self.child = child
     state = Mutex(State(output: PushOutput(receiver: receiver)))
   }
 
   /// Runs a child per element `base` pushes and pushes the events to `receiver`.
   @inlinable static func subscribe<Base: AsyncSequence & Sendable>(
-    _ receiver: PushReceiver<Event>, route: PullRoute, to base: Base, child: @escaping Start
+    _ receiver: Receiver, route: PullRoute, to base: Base, child: @escaping Start
   ) -> PushSubscription where Base.Element == Input {
     let storage = SwitchMapStorage(child: child, receiver: receiver)
-    let upstream = pushElements(of: base, to: PushReceiver(storage), route: route.throughTimedStage)
-    storage.state.withLock { $0.upstream.connected(upstream) }?.cancel()
+    storage.follow(pushElements(of: base, to: PushReceiver(storage), route: route.throughTimedStage))
     return PushSubscription(storage)
   }
 
+  /// In a chain composed of concrete stages, the stage before this one: cancelled with this one,
+  /// as a subscribed base is.
+  @inlinable package func follow(_ upstream: PushSubscription) {
+    state.withLock { $0.upstream.connected(upstream) }?.cancel()
+  }
+
   /// One element of the base.
-  @inlinable func receive(_ input: Input) {
+  @inlinable package func receive(_ input: Input) {
     decide { $0.machine.element(input) }
   }
 
   /// The base ended: finished (nil) or failed.
-  @inlinable func receiveEnd(_ error: (any Error)?) {
+  @inlinable package func receiveEnd(_ error: (any Error)?) {
     decide { state in
       state.upstream.ended()
       return error.map { state.machine.baseFailed($0) } ?? state.machine.baseFinished()
@@ -55,7 +64,7 @@ final class SwitchMapStorage<Input: Sendable, Output: Sendable>: PushInput, Push
   }
 
   /// The receiver left: the running child and the base's subscription are cancelled.
-  @inlinable func cancel() {
+  @inlinable package func cancel() {
     let (action, upstream) = state.withLock { state in
       state.output.cancel()
       return (state.machine.cancelled(), state.upstream.cancel())
@@ -68,7 +77,7 @@ final class SwitchMapStorage<Input: Sendable, Output: Sendable>: PushInput, Push
   /// the events is the order of the decisions; then acts outside the lock. Returns the action.
   @discardableResult
   @inlinable func decide(_ event: (inout State) -> Machine.Action) -> Machine.Action {
-    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Event>?) in
+    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Receiver>?) in
       let action = event(&state)
       switch action {
       case .emitStartedAndStartChild(let input, _):
@@ -94,7 +103,7 @@ final class SwitchMapStorage<Input: Sendable, Output: Sendable>: PushInput, Push
 
   /// Does what the machine decided, outside the lock: stops the superseded child, delivers the
   /// events, then starts the new child, so that its outputs come after its `.started`.
-  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Event>?) {
+  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Receiver>?) {
     switch action {
     case .cancelChild(let handle), .cancelChildAndFail(let handle, _):
       handle?.cancel()

@@ -126,6 +126,9 @@ final class VirtualExecutor: TaskExecutor {
   /// How many jobs wait to run.
   var pendingJobCount: Int { queue.withLock { $0.jobs.count } }
 
+  /// No job is queued and no outside work is awake: nothing can run until time moves.
+  var isQuiet: Bool { queue.withLock { $0.jobs.count == 0 && $0.externalWorkAwake <= 0 } }
+
   /// How many jobs have run so far.
   var jobsRun: Int { queue.withLock { $0.jobsRun } }
 

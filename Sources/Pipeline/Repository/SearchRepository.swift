@@ -82,9 +82,13 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   private let shared: SharedTier?
   private let clock: C
   private let requestCount = Mutex(0)
+  /// The source as one that can answer at once, cast once here: cast per search, the dynamic
+  /// cast cost a replay more than the cache lookup it precedes.
+  private let atOnceSource: (any AtOnceSearchSource)?
 
   init(source: any SearchSource, configuration: PipelineConfiguration, clock: C) {
     self.source = source
+    atOnceSource = source as? any AtOnceSearchSource
     self.configuration = configuration
     self.clock = clock
     cache =
@@ -204,7 +208,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   func answerAtOnce(for term: SearchTerm, scope: Scope) -> Answer? {
     let key = key(for: term, scope: scope)
     var load: (() -> (value: Loaded, obtainedAt: C.Instant?))?
-    if let source = source as? any AtOnceSearchSource, source.answersAtOnce, limiter == nil, shared == nil,
+    if let source = atOnceSource, source.answersAtOnce, limiter == nil, shared == nil,
       let first = scope.categories.first
     {
       load = { [self] in

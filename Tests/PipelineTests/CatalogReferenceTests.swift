@@ -15,7 +15,9 @@ import Testing
   /// the walks are long.
   private static let largeItems = CatalogSource.generatedItems(count: 8_000)
   private static let largeSource = CatalogSource(items: largeItems)
-  private static let largeCandidates = rankingCandidates(largeItems)
+  /// The definition over the large catalog, ranking for each query only the candidates that
+  /// some tier may match (the small catalog's test checks that this changes no answer).
+  private static let largeRankings = rankingCandidates(largeItems).mapValues(NarrowedRanking.init)
 
   private static func rankingCandidates(_ items: [SearchItem]) -> [Category: [CatalogRanking.Candidate]] {
     var candidates: [Category: [CatalogRanking.Candidate]] = [:]
@@ -26,14 +28,20 @@ import Testing
     return candidates
   }
 
+  // Every item of the category ranked by the definition itself. The whole ranking (every item
+  // the rule matches, in order) is also what `NarrowedRanking` must find, which the tests over
+  // the larger catalogs rely on.
   @Test func indexedSearchAgreesWithABruteForceRanking() async throws {
     try await OwnThread.running {
+      let narrowed = Self.candidates.mapValues(NarrowedRanking.init)
       var compared = 0
       for (term, category) in Self.queries() {
         let request = SearchRequest(term: term, category: category, limit: 10)
         let indexed = try await Self.source.search(request).map(\.id)
-        let reference = Self.reference(term, category: category, limit: 10)
-        #expect(indexed == reference, "\(term) [\(category)]")
+        let ranking = CatalogRanking.answer(CatalogQuery(term), in: Self.candidates[category] ?? [], limit: .max)
+        #expect(indexed == Array(ranking.prefix(10)), "\(term) [\(category)]")
+        let narrowedRanking = narrowed[category]?.answer(CatalogQuery(term), limit: .max) ?? []
+        #expect(narrowedRanking == ranking, "narrowed: \(term) [\(category)]")
         compared += 1
       }
       #expect(compared > 150)
@@ -51,7 +59,7 @@ import Testing
         for category in Category.defaults {
           let request = SearchRequest(term: term, category: category, limit: 25)
           let indexed = try await Self.largeSource.search(request).map(\.id)
-          let reference = Self.reference(term, category: category, limit: 25, candidates: Self.largeCandidates)
+          let reference = Self.largeRankings[category]?.answer(CatalogQuery(term), limit: 25) ?? []
           #expect(indexed == reference, "\(term) [\(category)]")
         }
       }
@@ -82,11 +90,4 @@ import Testing
     return queries
   }
 
-  /// Ranks every item of `category` by the rule's definition, `CatalogRanking`.
-  private static func reference(
-    _ term: String, category: Category, limit: Int,
-    candidates: [Category: [CatalogRanking.Candidate]] = candidates
-  ) -> [Int] {
-    CatalogRanking.answer(CatalogQuery(term), in: candidates[category] ?? [], limit: limit)
-  }
 }

@@ -80,7 +80,7 @@ public final class RedisServer: Sendable {
   public var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
 
   /// The running server's process id; nil once stopped.
-  public var processIdentifier: Int32? { running.withLock { $0?.process.processIdentifier } }
+  public var processIdentifier: Int32? { running.withLock { $0?.processIdentifier } }
 
   private init(port: UInt16, directory: URL, arguments: [String]) {
     self.port = port
@@ -153,60 +153,112 @@ public final class RedisServer: Sendable {
 
   private func halt(signal: Int32) {
     guard let server = running.withLock({ $0.take() }) else { return }
-    _ = sendSignal(server.process.processIdentifier, signal)
+    // Once it has exited its process id is reaped and may be another process's.
+    guard !server.exited.signal.isSignalled else { return }
+    _ = sendSignal(server.processIdentifier, signal)
     // A clean shutdown is bounded too: a server that does not exit in time is killed.
     if !server.exited.wait(atMost: .seconds(30)) {
-      _ = sendSignal(server.process.processIdentifier, SIGKILL)
+      _ = sendSignal(server.processIdentifier, SIGKILL)
       _ = server.exited.wait(atMost: .seconds(30))
     }
   }
 
-  /// Starts `process` from a thread of its own that blocks no signal: a child inherits the
-  /// signal mask of the thread that spawns it, and the test runner's threads block SIGTERM,
-  /// which redis-server (unlike our tool) never unblocks, so it would ignore ``shutDown()``.
-  private static func spawnWithSignalsUnblocked(_ process: Process) async throws {
-    let spawn = UncheckedProcess(process)
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-      Thread.detachNewThread {
-        var none = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, nil)
-        continuation.resume(with: Result { try spawn.process.run() })
-      }
-    }
-  }
-
   private func launch(executable: URL, within startTimeout: Duration) async throws {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
     let exited = try ExitSignal()
-    process.terminationHandler = { _ in exited.fire() }
-    try await Self.spawnWithSignalsUnblocked(process)
-    running.withLock { $0 = RunningServer(process: process, exited: exited) }
-    let reading = output.fileHandleForReading.fileDescriptor
-    let ready = await ServerOutput.waitForReadiness(on: reading, within: startTimeout, keepOpen: output)
+    let (pid, output) = try await ServerChild.spawn(executable: executable, arguments: arguments, exited: exited)
+    running.withLock { $0 = RunningServer(processIdentifier: pid, exited: exited) }
+    let ready = await ServerOutput.waitForReadiness(on: output, within: startTimeout)
     if let failure = ready { throw RedisServerError.didNotStart(output: failure) }
   }
 }
 
-private struct RunningServer: @unchecked Sendable {
-  // Process is not Sendable; it is only read (its pid) once started.
-  let process: Process
+private struct RunningServer: Sendable {
+  let processIdentifier: Int32
   let exited: ExitSignal
 }
 
-/// A process handed to the thread that starts it.
-private struct UncheckedProcess: @unchecked Sendable {
-  let process: Process
-  init(_ process: Process) { self.process = process }
+/// Starts redis-server as a child that neither inherits this process's signal state nor
+/// outlives it.
+///
+/// The signal state: a child keeps the mask of the thread that spawned it and every signal this
+/// process ignores, and the test runner's threads block SIGTERM (which redis-server never
+/// unblocks, so it would ignore ``RedisServer/shutDown()``). posix_spawn resets both: no signal
+/// blocked, every disposition the default.
+///
+/// The lifetime: on Linux the server is started through `setpriv --pdeathsig KILL`, so the kernel
+/// kills it when the thread that spawned it ends. That thread waits for the server's exit and
+/// ends with it, or with this process: a test process killed (`kill -9`, a crash, a timeout)
+/// leaves no server behind. Where `setpriv` is missing the server is started directly and only
+/// ``RedisServer/stop()`` or `deinit` end it.
+private enum ServerChild {
+  static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// Spawns the server on a thread of its own that then waits for its exit and fires `exited`;
+  /// returns its process id and the read end of its output (stdout and stderr).
+  static func spawn(executable: URL, arguments: [String], exited: ExitSignal) async throws -> (Int32, Int32) {
+    var command = [executable.path] + arguments
+    #if os(Linux)
+      if let setpriv { command = [setpriv, "--pdeathsig", "KILL", "--"] + command }
+    #endif
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw RedisServerError.didNotStart(output: "pipe: errno \(errno)") }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    let launched = command
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int32, Int32), any Error>) in
+      let thread = Thread {
+        let spawned = start(launched, output: writeEnd)
+        close(writeEnd)
+        guard case .success(let pid) = spawned else {
+          close(readEnd)
+          exited.fire()
+          if case .failure(let failure) = spawned {
+            continuation.resume(throwing: RedisServerError.didNotStart(output: "posix_spawn: errno \(failure.code)"))
+          }
+          return
+        }
+        continuation.resume(returning: (pid, readEnd))
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        exited.fire()
+      }
+      thread.name = "redis-server watcher"
+      thread.start()
+    }
+  }
+
+  private struct SpawnFailure: Error { let code: Int32 }
+
+  private static func start(_ command: [String], output: Int32) -> Result<Int32, SpawnFailure> {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var all = sigset_t()
+    sigfillset(&all)
+    sigdelset(&all, SIGKILL)
+    sigdelset(&all, SIGSTOP)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output, 1)
+    posix_spawn_file_actions_adddup2(&actions, output, 2)
+    let argv = command.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
+    return code == 0 ? .success(pid) : .failure(SpawnFailure(code: code))
+  }
 }
 
-/// Fired once by a process's termination handler; waited on with poll(2).
+/// Fired once by the thread that waits for the server's exit; waited on with poll(2).
 private final class ExitSignal: Sendable {
   let signal: CancellationSignal
 
@@ -234,7 +286,7 @@ private enum ServerOutput {
   static let readyMarker = "Ready to accept connections"
 
   /// Nil once the server is ready; its output so far when it exited first or `within` passed.
-  static func waitForReadiness(on descriptor: Int32, within limit: Duration, keepOpen pipe: Pipe) async -> String? {
+  static func waitForReadiness(on descriptor: Int32, within limit: Duration) async -> String? {
     await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
       let reader = Thread {
         let clock = ContinuousClock()
@@ -268,8 +320,8 @@ private enum ServerOutput {
           }
         }
         if !answered { continuation.resume(returning: "exited: " + text(seen)) }
-        // The pipe stays open until here, so that the descriptor is never closed under the read.
-        withExtendedLifetime(pipe) {}
+        // Closed here, by its only reader, so that it is never closed under a read.
+        close(descriptor)
       }
       reader.start()
     }

@@ -42,8 +42,13 @@ public struct ScaleOutKeys: Sendable, Hashable {
   public var workers: String { "\(prefix):workers" }
   /// The shared answers of the sources (one key per answer).
   public func answer(_ key: String) -> String { "\(prefix):answer:\(key)" }
-  /// The shared rate budget of a source: a sorted set of request instants.
-  public func budget(_ name: String) -> String { "\(prefix):budget:\(name)" }
+  /// The answers' last uses: a sorted set of answer keys by the instant (ms) each was last used.
+  public var answers: String { "\(prefix):answers" }
+  /// The shared rate budget of a source: a sorted set of requests (member the request's id, score
+  /// the instant its permit was granted). Its hash tag keeps it in one slot with its ends.
+  public func budget(_ name: String) -> String { "{\(prefix):budget:\(name)}" }
+  /// The ends of a budget's requests: a hash, request id → the instant (ms) it ended.
+  public func budgetEnds(_ name: String) -> String { "\(budget(name)):ended" }
 
   /// The stream a shard's keystrokes are appended to.
   public func keystrokes(shard: Int) -> String { "\(tag(shard)):keys" }
@@ -55,6 +60,9 @@ public struct ScaleOutKeys: Sendable, Hashable {
   public func fence(shard: Int) -> String { "\(tag(shard)):fence" }
   /// The shard's open searches: session → the search still waiting for its end (workers' own).
   public func openSearches(shard: Int) -> String { "\(tag(shard)):open" }
+  /// The id of the batch of events last committed to the shard: a batch sent again after a lost
+  /// reply finds its id here and is not committed twice.
+  public func lastBatch(shard: Int) -> String { "\(tag(shard)):batch" }
 
   private func tag(_ shard: Int) -> String { "{\(prefix):\(shard)}" }
 }

@@ -1,6 +1,6 @@
 // The scripts that make the guarantees, run on a real redis-server: a lease goes to one worker
 // with a growing token, a stale token commits nothing, an end is appended once however often its
-// commit is repeated, a dead worker's open search is ended when the next one opens, and trimming
+// batch is sent again, a search ended in its own batch leaves nothing open, a dead worker's open search is ended when the next one opens, and trimming
 // keeps every pending keystroke.
 import Foundation
 import RESP
@@ -52,12 +52,18 @@ import Testing
       return (reply.array ?? []).compactMap { $0.array?.first?.string }
     }
 
-    func commit(lease: String, events: [[String]], acks: [String]) throws -> RESPValue {
+    /// Commits `events` as batch `batch` (a new one each call unless given).
+    func commit(lease: String, events: [[String]], acks: [String], batch: String = UUID().uuidString) throws
+      -> RESPValue
+    {
       let flat = events.flatMap { $0 } as [any RESPArgument]
       return try run(
         .commit,
-        keys: [keys.lease(shard: 0), keys.keystrokes(shard: 0), keys.events(shard: 0), keys.openSearches(shard: 0)],
-        ["\(lease)", "workers", 1000, events.count] + flat + acks)
+        keys: [
+          keys.lease(shard: 0), keys.keystrokes(shard: 0), keys.events(shard: 0), keys.openSearches(shard: 0),
+          keys.lastBatch(shard: 0),
+        ],
+        ["\(lease)", "workers", 1000, batch, events.count] + flat + acks)
     }
 
     func storedEvents() throws -> [(key: String, type: String, json: String)] {
@@ -120,7 +126,9 @@ import Testing
     let end = event("e", "0/\(ids[1])/end", "results", settle: ids[1], extra: "0/\(ids[1])/search")
     #expect(try bench.commit(lease: lease, events: [search], acks: []) == .integer(1))
     // A reply lost, the same commit sent again: nothing is appended twice.
-    for _ in 0..<3 { #expect(try bench.commit(lease: lease, events: [search, end], acks: ids) == .integer(1)) }
+    for _ in 0..<3 {
+      #expect(try bench.commit(lease: lease, events: [search, end], acks: ids, batch: "\(lease)#2") == .integer(1))
+    }
     #expect(try bench.storedEvents().map(\.type) == ["search", "results"])
     #expect(try bench.pendingCount() == 0)
     let open = try bench.connection.call(RESPCommand("HLEN", bench.keys.openSearches(shard: 0)))
@@ -148,6 +156,21 @@ import Testing
     #expect(stored.map(\.key) == ["0/\(ids[0])/search", "0/\(ids[0])/end", "0/\(ids[1])/search"])
     #expect(!stored[1].json.contains("\"at_ms\":0,"), "the server stamps the cancellation's instant")
     #expect(stored[1].json.contains("\"reason\":\"superseded\""))
+  }
+
+  @Test func aSearchAndItsEndInOneBatchLeaveNothingOpen() async throws {
+    let server = try await RedisServer.start()
+    defer { server.stop() }
+    let bench = try Bench(server: server)
+    let lease = try #require(try bench.acquire("w1"))
+    let ids = try bench.pendingKeystrokes(1, lease: lease, worker: "w1")
+    let search = event("S", "0/\(ids[0])/search", "search", settle: ids[0], extra: "0/\(ids[0])/end\nSUP\nCLR")
+    let end = event("E", "0/\(ids[0])/end", "results", settle: ids[0], extra: "0/\(ids[0])/search")
+    #expect(try bench.commit(lease: lease, events: [search, end], acks: ids) == .integer(1))
+    #expect(try bench.storedEvents().map(\.type) == ["search", "results"])
+    #expect(try bench.pendingCount() == 0)
+    let open = try bench.connection.call(RESPCommand("HLEN", bench.keys.openSearches(shard: 0)))
+    #expect(open == .integer(0))
   }
 
   @Test func aRepeatOfTheOpenSearchIsNotAppendedAgain() async throws {

@@ -4,6 +4,7 @@
 import Foundation
 import RESP
 import Streams
+import Synchronization
 
 final class EventCommitter: Sendable {
   private let context: WorkerContext
@@ -11,6 +12,8 @@ final class EventCommitter: Sendable {
   let stop: CancellationSignal
   private let finished: CancellationSignal
   private let draining = AtomicFlag()
+  /// Counts the commit round trips: with the lease, a batch's id, the same when it is sent again.
+  private let batches = Atomic<Int>(0)
 
   init(context: WorkerContext) throws {
     self.context = context
@@ -66,7 +69,8 @@ final class EventCommitter: Sendable {
       if byHolding[item.holding] == nil { order.append(item.holding) }
       byHolding[item.holding, default: []].append(item)
     }
-    let calls = order.map { holding in call(for: byHolding[holding] ?? [], of: holding) }
+    let batch = batches.add(1, ordering: .relaxed).newValue
+    let calls = order.map { holding in call(for: byHolding[holding] ?? [], of: holding, batch: batch) }
     let replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
       try link.runScripts(calls, on: connection)
     }
@@ -79,29 +83,38 @@ final class EventCommitter: Sendable {
     }
   }
 
-  private func call(for items: [CommitItem], of holding: ShardHolding) -> ScriptCall {
+  private func call(for items: [CommitItem], of holding: ShardHolding, batch: Int) -> ScriptCall {
     let keys = context.keys
     let shard = holding.shard
+    let appended = items.filter { $0.eventClass != "a" }
     var arguments: [any RESPArgument] = [
-      holding.lease, ScaleOutKeys.group, context.settings.eventsKept,
-      items.filter { $0.eventClass != "a" }.count,
+      holding.lease, ScaleOutKeys.group, context.settings.eventsKept, "\(holding.lease)#\(batch)", appended.count,
     ]
-    var acknowledged: [any RESPArgument] = []
-    for item in items {
-      acknowledged += item.acknowledged as [any RESPArgument]
-      guard item.eventClass != "a" else { continue }
+    arguments.reserveCapacity(arguments.count + appended.count * 7 + items.count)
+    // A search whose end is in the same batch opens nothing at the server and its end closes
+    // nothing: both are appended, and the open-searches hash is not touched for them.
+    let endedSearches = Set(appended.lazy.filter { $0.eventClass == "e" }.map(\.extra))
+    var settledHere: Set<[UInt8]> = []
+    for item in appended {
+      var eventClass = item.eventClass
+      if eventClass == "s", endedSearches.contains(Array(item.key.utf8)) {
+        eventClass = "S"
+        settledHere.insert(Array(item.key.utf8))
+      } else if eventClass == "e", settledHere.contains(item.extra) {
+        eventClass = "E"
+      }
       arguments +=
-        [
-          item.eventClass, item.session ?? "", item.key, item.type, item.json, item.extra, item.settlingID,
-        ] as [any RESPArgument]
+        [eventClass, item.session ?? "", item.key, item.type, item.json, item.extra, item.settlingID]
+        as [any RESPArgument]
     }
+    for item in items { arguments += item.acknowledged as [any RESPArgument] }
     return ScriptCall(
       script: .commit,
       keys: [
         keys.lease(shard: shard), keys.keystrokes(shard: shard), keys.events(shard: shard),
-        keys.openSearches(shard: shard),
+        keys.openSearches(shard: shard), keys.lastBatch(shard: shard),
       ],
-      arguments: arguments + acknowledged)
+      arguments: arguments)
   }
 
   private func wait(_ signal: CancellationSignal, for limit: Duration) -> Bool {

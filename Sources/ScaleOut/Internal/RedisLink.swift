@@ -28,6 +28,8 @@ final class RedisLink {
   let stop: CancellationSignal?
   private let notice: @Sendable (LinkNotice) -> Void
   private let backoff: ReconnectBackoff
+  /// Whether each new connection loads the workers' scripts (the shared store runs none).
+  private let loadsScripts: Bool
   private let clock = ContinuousClock()
   private var connection: RESPConnection?
   private var scripts: [ScaleOutScript: String] = [:]
@@ -38,8 +40,10 @@ final class RedisLink {
 
   init(
     endpoint: RedisEndpoint, options: RESPConnection.Options, stop: CancellationSignal?,
-    backoff: ReconnectBackoff = ReconnectBackoff(), notice: @escaping @Sendable (LinkNotice) -> Void
+    backoff: ReconnectBackoff = ReconnectBackoff(), loadsScripts: Bool = true,
+    notice: @escaping @Sendable (LinkNotice) -> Void
   ) {
+    self.loadsScripts = loadsScripts
     self.endpoint = endpoint
     self.options = options
     self.stop = stop
@@ -133,7 +137,7 @@ final class RedisLink {
   private func current() throws(RESPError) -> RESPConnection {
     if let connection, !connection.isClosed { return connection }
     let fresh = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)
-    try load(on: fresh)
+    if loadsScripts { try load(on: fresh) }
     connection = fresh
     connectionNumber += 1
     return fresh

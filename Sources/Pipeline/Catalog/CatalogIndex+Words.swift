@@ -14,7 +14,7 @@ extension CatalogIndex {
   /// The id of exactly `word`, nil when no name contains it.
   func wordId(of word: FoldedWord) -> Int? {
     let position = firstWord { Self.order($0, word) >= 0 }
-    return position < words.count && words[position] == word ? position : nil
+    return position < words.count && Self.order(words[position], word) == 0 ? position : nil
   }
 
   /// The words query word `index` of `query` starts (`CatalogQuery.word(_:starts:)`).
@@ -44,31 +44,27 @@ extension CatalogIndex {
   /// Negative, zero or positive as `left` sorts before, equals or sorts after `right`, by scalar
   /// values (the dictionary's order); written out because the generic comparison of two arrays
   /// was most of a look-up.
-  static func order(_ left: FoldedWord, _ right: FoldedWord) -> Int {
-    left.withUnsafeBufferPointer { left in
-      right.withUnsafeBufferPointer { right in
-        for index in 0..<min(left.count, right.count) where left[index] != right[index] {
-          return left[index] < right[index] ? -1 : 1
-        }
-        return left.count - right.count
+  static func order(_ left: UnsafeBufferPointer<UInt32>, _ right: FoldedWord) -> Int {
+    right.withUnsafeBufferPointer { right in
+      for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+        return left[index] < right[index] ? -1 : 1
       }
+      return left.count - right.count
     }
   }
 
   /// Whether `word` starts with `prefix`.
-  static func starts(_ word: FoldedWord, with prefix: FoldedWord) -> Bool {
+  static func starts(_ word: UnsafeBufferPointer<UInt32>, with prefix: FoldedWord) -> Bool {
     guard word.count >= prefix.count else { return false }
-    return word.withUnsafeBufferPointer { word in
-      prefix.withUnsafeBufferPointer { prefix in
-        for index in 0..<prefix.count where word[index] != prefix[index] { return false }
-        return true
-      }
+    return prefix.withUnsafeBufferPointer { prefix in
+      for index in 0..<prefix.count where word[index] != prefix[index] { return false }
+      return true
     }
   }
 
   /// The first position in the dictionary where `isAtOrAfter` holds; it must be false then
   /// true along the sorted words.
-  private func firstWord(where isAtOrAfter: (FoldedWord) -> Bool) -> Int {
+  private func firstWord(where isAtOrAfter: (UnsafeBufferPointer<UInt32>) -> Bool) -> Int {
     var low = 0
     var high = words.count
     while low < high {

@@ -12,10 +12,10 @@ final class CatalogIndex: Sendable {
   /// Where the items are; the index refers to them by rank and keeps only their positions here.
   let store: any CatalogItemStore
   /// Rank → the item's position in `store`.
-  let positions: [UInt32]
+  let positions: IndexTable<UInt32>
   /// Every distinct folded word of the names, sorted by scalar values; a word id is a position
   /// here, so all words with a given prefix form one contiguous range of ids.
-  let words: [FoldedWord]
+  let words: IndexWords
   /// Word id → the ranks whose names contain it, in any form.
   let postings: PostingLists
   /// Word id → the ranks with a form of a primary name *starting* with it.
@@ -26,25 +26,46 @@ final class CatalogIndex: Sendable {
   /// The forms of the names of rank `r` are the entries `entries[r] ..< entries[r + 1]`, those of
   /// its primary names before `secondaryEntries[r]`; entry `e`'s word ids are
   /// `tokens[entryBounds[e] ..< entryBounds[e + 1]]`.
-  let entries: [Int32]
-  let secondaryEntries: [Int32]
-  let entryBounds: [Int32]
-  let tokens: [Int32]
+  let entries: IndexTable<Int32>
+  let secondaryEntries: IndexTable<Int32>
+  let entryBounds: IndexTable<Int32>
+  let tokens: IndexTable<Int32>
   /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
   /// bits are set cannot match the item, which rules out most candidates with one AND.
-  let itemWordBits: [UInt64]
+  let itemWordBits: IndexTable<UInt64>
   /// The words as a trie, for the typo search.
   let trie: WordTrie
   /// The last typo searches' answers (see `typos(of:prefix:)`).
   let recentTypos = Mutex(RecentTypos())
 
+  /// An index whose arrays are already built (the built-in catalog's: `BuiltInCatalog.indexes`).
+  init(
+    store: any CatalogItemStore, positions: IndexTable<UInt32>, words: IndexWords, postings: PostingLists,
+    nameStarts: PostingLists, nameEnds: PostingLists, entries: IndexTable<Int32>,
+    secondaryEntries: IndexTable<Int32>, entryBounds: IndexTable<Int32>, tokens: IndexTable<Int32>,
+    itemWordBits: IndexTable<UInt64>, trie: WordTrie
+  ) {
+    self.store = store
+    self.positions = positions
+    self.words = words
+    self.postings = postings
+    self.nameStarts = nameStarts
+    self.nameEnds = nameEnds
+    self.entries = entries
+    self.secondaryEntries = secondaryEntries
+    self.entryBounds = entryBounds
+    self.tokens = tokens
+    self.itemWordBits = itemWordBits
+    self.trie = trie
+  }
+
   /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id),
   /// whose names are folded in `names` (`CatalogItemStore.foldedNames()`); an item's artist is a
   /// secondary name unless `artistIsPrimary` (`CatalogRanking.artistIsPrimary(in:)`).
-  init(store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames, artistIsPrimary: Bool) {
-    let positions = Self.rankOrder(unordered, in: store)
-    self.store = store
-    self.positions = positions
+  convenience init(
+    store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames, artistIsPrimary: Bool
+  ) {
+    let positions = CatalogIndex.rankOrder(unordered, in: store)
 
     var tokens: [Int32] = []
     var entryBounds: [Int32] = [0]
@@ -78,21 +99,22 @@ final class CatalogIndex: Sendable {
       words.append(names.words[id])
     }
     for position in tokens.indices { tokens[position] = localId[Int(tokens[position])] }
-    self.words = words
-    self.tokens = tokens
-    self.entries = entries
-    self.secondaryEntries = secondaryEntries
-    self.entryBounds = entryBounds
 
     let allWords = { (rank: Int) in
       tokens[Int(entryBounds[Int(entries[rank])])..<Int(entryBounds[Int(entries[rank + 1])])]
     }
-    postings = PostingLists(wordCount: words.count, rankCount: positions.count, words: allWords)
-    nameStarts = Self.nameEdges(
-      tokens, entryBounds, entries, secondaryEntries, wordCount: words.count, last: false)
-    nameEnds = Self.nameEdges(tokens, entryBounds, entries, secondaryEntries, wordCount: words.count, last: true)
-    itemWordBits = positions.indices.map { rank in allWords(rank).reduce(UInt64(0)) { $0 | Self.wordBit($1) } }
-    trie = WordTrie(words: words)
+    self.init(
+      store: store, positions: IndexTable(positions), words: IndexWords(words),
+      postings: PostingLists(wordCount: words.count, rankCount: positions.count, words: allWords),
+      nameStarts: CatalogIndex.nameEdges(
+        tokens, entryBounds, entries, secondaryEntries, wordCount: words.count, last: false),
+      nameEnds: CatalogIndex.nameEdges(
+        tokens, entryBounds, entries, secondaryEntries, wordCount: words.count, last: true),
+      entries: IndexTable(entries), secondaryEntries: IndexTable(secondaryEntries),
+      entryBounds: IndexTable(entryBounds), tokens: IndexTable(tokens),
+      itemWordBits: IndexTable(
+        positions.indices.map { allWords($0).reduce(UInt64(0)) { $0 | CatalogIndex.wordBit($1) } }),
+      trie: WordTrie(words: words))
   }
 
   /// Word id → the ranks with a primary form whose first word (or with `last`, whose last word)

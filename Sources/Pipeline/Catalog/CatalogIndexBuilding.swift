@@ -68,9 +68,15 @@ struct FoldedNames {
 ///
 /// Built in two passes over the items, one counting and one filling, so nothing but the
 /// result and one array of the word count is allocated.
-struct PostingLists {
-  let start: [Int32]
-  let items: [Int32]
+struct PostingLists: Sendable {
+  let start: IndexTable<Int32>
+  let items: IndexTable<Int32>
+
+  /// Lists already laid out (the built-in catalog's, built by its converter).
+  init(start: IndexTable<Int32>, items: IndexTable<Int32>) {
+    self.start = start
+    self.items = items
+  }
 
   /// The lists of `wordCount` words over `rankCount` ranks, where `words(rank)` gives the word
   /// ids of rank `rank` (repeats are listed once).
@@ -95,8 +101,8 @@ struct PostingLists {
         next[Int(word)] += 1
       }
     }
-    self.start = start
-    self.items = items
+    self.start = IndexTable(start)
+    self.items = IndexTable(items)
   }
 
   /// How many ranks the lists of `ids` (consecutive word ids) hold together, with repeats.

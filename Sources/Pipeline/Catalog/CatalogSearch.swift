@@ -14,7 +14,7 @@ extension CatalogIndex {
 
   /// The same for a term already folded.
   func search(_ query: CatalogQuery, limit: Int) -> [SearchItem] {
-    guard limit > 0, !positions.isEmpty, !query.isEmpty else { return [] }
+    guard limit > 0, positions.count > 0, !query.isEmpty else { return [] }
     var search = CatalogSearch(index: self, query: query, limit: limit)
     search.run()
     return search.ranks.map { store.item(at: Int(positions[Int($0)])) }
@@ -36,11 +36,11 @@ struct CatalogSearch {
   let starts: [CatalogWordSet]
   /// The index's arrays, held directly so the hot loops index them without going through the
   /// class.
-  let tokens: [Int32]
-  let entryBounds: [Int32]
-  let entries: [Int32]
-  let secondaryEntries: [Int32]
-  let itemWordBits: [UInt64]
+  let tokens: IndexTable<Int32>
+  let entryBounds: IndexTable<Int32>
+  let entries: IndexTable<Int32>
+  let secondaryEntries: IndexTable<Int32>
+  let itemWordBits: IndexTable<UInt64>
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
   let startBits: [UInt64]
   /// The answer so far, best first.

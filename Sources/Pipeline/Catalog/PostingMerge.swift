@@ -12,7 +12,7 @@ struct PostingMerge {
     let end: Int
   }
 
-  private let items: [Int32]
+  private let items: IndexTable<Int32>
   private var heap: [Cursor] = []
   private var last: Int32 = -1
 

@@ -9,14 +9,22 @@
 /// its words, so skipping a branch or taking all its words is one step.
 struct WordTrie: Sendable {
   /// Per node, the letter on the edge into it (0 for the root).
-  private let letters: [UInt32]
+  let letters: IndexTable<UInt32>
   /// Per node, the first node after its subtree.
-  private let ends: [Int32]
+  let ends: IndexTable<Int32>
   /// Per node, twice the id of the first word below it, plus one when a word ends at the node
   /// (that word is then the first); one more entry, twice the word count, closes the last run.
-  private let firstWords: [Int32]
+  let firstWords: IndexTable<Int32>
   /// The length of the longest word: the deepest path.
-  private let depth: Int
+  let depth: Int
+
+  /// A trie already laid out (the built-in catalog's, built by its converter).
+  init(letters: IndexTable<UInt32>, ends: IndexTable<Int32>, firstWords: IndexTable<Int32>, depth: Int) {
+    self.letters = letters
+    self.ends = ends
+    self.firstWords = firstWords
+    self.depth = depth
+  }
 
   /// The trie of `words`, which must be sorted and distinct.
   init(words: [FoldedWord]) {
@@ -41,10 +49,9 @@ struct WordTrie: Sendable {
     }
     for node in path { ends[Int(node)] = Int32(letters.count) }
     firstWords.append(Int32(2 * words.count))
-    self.letters = letters
-    self.ends = ends
-    self.firstWords = firstWords
-    depth = words.reduce(0) { max($0, $1.count) }
+    self.init(
+      letters: IndexTable(letters), ends: IndexTable(ends), firstWords: IndexTable(firstWords),
+      depth: words.reduce(0) { max($0, $1.count) })
   }
 
   /// The ids of the words within `allowance` typos of `query` (`CatalogRanking.isTypo`), or with
@@ -59,45 +66,40 @@ struct WordTrie: Sendable {
     var found: [Range<Int32>] = []
     // A few hundred nodes are read per walk: the arrays are read without bounds checks, and
     // the path (one entry per letter of the deepest word) lives on the stack.
-    letters.withUnsafeBufferPointer { letters in
-      ends.withUnsafeBufferPointer { ends in
-        firstWords.withUnsafeBufferPointer { firstWords in
-          withUnsafeTemporaryAllocation(of: PathEntry.self, capacity: depth + 1) { path in
-            var top = 0
-            let start = automaton.start
-            path[0] = PathEntry(end: Int32(letters.count), state: start, only: automaton.onlyLetters(after: start))
-            var node = 1
-            while node < letters.count {
-              while node >= Int(path[top].end) { top -= 1 }
-              let end = Int(ends[node])
-              let mask = automaton.mask(of: letters[node])
-              // No edit left before the next query letter: a branch of any other letter is dead.
-              let only = path[top].only
-              if only != ~0 && mask & only == 0 {
-                node = end
-                continue
-              }
-              let state = automaton.reading(mask, in: path[top].state)
-              if automaton.isDead(state) {
-                node = end
-                continue
-              }
-              let accepts = automaton.accepts(state)
-              if prefix && accepts {
-                found.append(firstWords[node] >> 1..<firstWords[end] >> 1)
-                node = end
-                continue
-              }
-              if accepts && firstWords[node] & 1 != 0 {
-                let word = firstWords[node] >> 1
-                found.append(word..<word + 1)
-              }
-              top += 1
-              path[top] = PathEntry(end: Int32(end), state: state, only: automaton.onlyLetters(after: state))
-              node += 1
-            }
-          }
+    let (letters, ends, firstWords) = (letters.buffer, ends.buffer, firstWords.buffer)
+    withUnsafeTemporaryAllocation(of: PathEntry.self, capacity: depth + 1) { path in
+      var top = 0
+      let start = automaton.start
+      path[0] = PathEntry(end: Int32(letters.count), state: start, only: automaton.onlyLetters(after: start))
+      var node = 1
+      while node < letters.count {
+        while node >= Int(path[top].end) { top -= 1 }
+        let end = Int(ends[node])
+        let mask = automaton.mask(of: letters[node])
+        // No edit left before the next query letter: a branch of any other letter is dead.
+        let only = path[top].only
+        if only != ~0 && mask & only == 0 {
+          node = end
+          continue
         }
+        let state = automaton.reading(mask, in: path[top].state)
+        if automaton.isDead(state) {
+          node = end
+          continue
+        }
+        let accepts = automaton.accepts(state)
+        if prefix && accepts {
+          found.append(firstWords[node] >> 1..<firstWords[end] >> 1)
+          node = end
+          continue
+        }
+        if accepts && firstWords[node] & 1 != 0 {
+          let word = firstWords[node] >> 1
+          found.append(word..<word + 1)
+        }
+        top += 1
+        path[top] = PathEntry(end: Int32(end), state: state, only: automaton.onlyLetters(after: state))
+        node += 1
       }
     }
     return found

@@ -43,8 +43,15 @@ public final class ToolProcess: Sendable {
   {
     Subprocess.ignoreSIGPIPE()
     let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
+    if let setpriv = ParentBoundStart.setpriv {
+      // Killed with this process: a worker left behind by a killed test would retry its dead
+      // server for ever.
+      process.executableURL = URL(fileURLWithPath: setpriv)
+      process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + arguments
+    } else {
+      process.executableURL = executable
+      process.arguments = arguments
+    }
     process.environment = IsolatedCache.environment(environment)
     let stdin = Pipe()
     let stdout = Pipe()
@@ -59,7 +66,7 @@ public final class ToolProcess: Sendable {
       state.state.withLock { $0.exit = (finished.terminationStatus, finished.terminationReason == .uncaughtSignal) }
       changed.signal()
     }
-    try process.run()
+    try ParentBoundStart.run(process)
     processIdentifier = process.processIdentifier
     for (handle, isError) in [(stdout.fileHandleForReading, false), (stderr.fileHandleForReading, true)] {
       Thread.detachNewThread {
@@ -203,5 +210,65 @@ private final class ChangePipe: Sendable {
       // Several waiters share the pipe: draining it is a hint, the generation is the truth.
       _ = read(readEnd, &buffer, buffer.count)
     }
+  }
+}
+
+/// Starts children from one thread that lives as long as this process. Linux sends a child's
+/// parent-death signal when the thread that started it ends, not the process: started from a
+/// task thread, which the pool may retire when idle, a child under `setpriv --pdeathsig` could be
+/// killed in the middle of its test.
+enum ParentBoundStart {
+  /// `setpriv`, on Linux, where it is found.
+  static let setpriv: String? = {
+    #if os(Linux)
+      ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    #else
+      nil
+    #endif
+  }()
+
+  private final class Queue: @unchecked Sendable {
+    // Guarded by `lock`; the thread waits on `ready`.
+    let lock = NSLock()
+    var jobs: [() -> Void] = []
+    let ready = DispatchSemaphore(value: 0)
+  }
+
+  private static let queue: Queue = {
+    let queue = Queue()
+    let thread = Thread {
+      while true {
+        queue.ready.wait()
+        queue.lock.lock()
+        let jobs = queue.jobs
+        queue.jobs = []
+        queue.lock.unlock()
+        for job in jobs { job() }
+      }
+    }
+    thread.name = "ToolProcess starter"
+    thread.start()
+    return queue
+  }()
+
+  /// Runs `process` on the starting thread; returns once it is started (a few milliseconds).
+  static func run(_ process: Process) throws {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = OutcomeBox()
+    let queue = queue
+    queue.lock.lock()
+    queue.jobs.append {
+      do { try process.run() } catch { outcome.error = error }
+      done.signal()
+    }
+    queue.lock.unlock()
+    queue.ready.signal()
+    done.wait()
+    if let error = outcome.error { throw error }
+  }
+
+  private final class OutcomeBox: @unchecked Sendable {
+    // Written by the starting thread before `done` is signalled, read after.
+    var error: (any Error)?
   }
 }

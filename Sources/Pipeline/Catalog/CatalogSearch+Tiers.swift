@@ -52,8 +52,11 @@ extension CatalogSearch {
   /// tier, then rank. Only called when tiers 1–4 found nothing, so every item found here needs
   /// a typo.
   ///
-  /// Candidates come from the posting lists of the query word with the fewest; each is put in
-  /// its tier, and the walk stops early only once tier 5 alone has `limit` items.
+  /// Tiers 5 and 6 need a name starting with a match of the first query word, so their
+  /// candidates are the name-start lists of those words, usually far shorter than the posting
+  /// lists: they are walked first, and when they fill the answer nothing else is read. Otherwise
+  /// tiers 5 and 6 are complete, and the walk of the query word with the fewest postings for
+  /// tiers 7 and 8 stops as soon as tier 7 fills what is left, since it visits items best first.
   mutating func collectTypoMatches() {
     let last = query.words.count - 1
     let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
@@ -71,14 +74,45 @@ extension CatalogSearch {
       matching.append(union)
       whole.append(number == last ? exact : typos.union(exact))
     }
-    let driver = matching.indices.min { postingCount(of: matching[$0]) < postingCount(of: matching[$1]) } ?? 0
     let bits = matching.map(Self.bits)
-    var tiers: [[Int32]] = [[], [], [], []]
-    var candidates = candidates(in: index.postings, of: matching[driver], alone: false)
-    while tiers[0].count < limit, let rank = candidates.next() {
+    let itemWordBits = itemWordBits
+    func hasBits(_ rank: Int32) -> Bool {
       let itemBits = itemWordBits[Int(rank)]
-      guard bits.allSatisfy({ itemBits & $0 != 0 }) else { continue }
-      if let tier = typoTier(of: rank, matching: matching, whole: whole), tiers[tier].count < limit {
+      return bits.allSatisfy { itemBits & $0 != 0 }
+    }
+    // Tiers 5 and 6, from the items with a primary name starting with a match of the first word.
+    var names = candidates(in: index.nameStarts, of: last == 0 ? matching[0] : whole[0], alone: false)
+    var named: [[Int32]] = [[], []]
+    if !names.isEveryRank {
+      while named[0].count < limit, let rank = names.next() {
+        guard hasBits(rank) else { continue }
+        if let tier = nameTypoTier(of: rank, matching: matching, whole: whole), named[tier].count < limit {
+          named[tier].append(rank)
+        }
+      }
+      if named[0].count + named[1].count >= limit {
+        ranks.append(contentsOf: named.joined().prefix(limit))
+        return
+      }
+    }
+    // Every other tier, or (when tiers 5 and 6 are complete) tiers 7 and 8 only.
+    let namesComplete = !names.isEveryRank
+    let found = namesComplete ? named.joined().sorted() : []
+    var skipped = 0
+    let driver = matching.indices.min { postingCount(of: matching[$0]) < postingCount(of: matching[$1]) } ?? 0
+    var tiers: [[Int32]] = namesComplete ? named + [[], []] : [[], [], [], []]
+    var candidates = candidates(in: index.postings, of: matching[driver], alone: false)
+    // Once tiers 5 and 6 are complete, a walk in rank order can stop when tier 7 fills the answer.
+    let limit = limit
+    func isFull(_ tiers: [[Int32]]) -> Bool {
+      namesComplete ? tiers[0].count + tiers[1].count + tiers[2].count >= limit : tiers[0].count >= limit
+    }
+    while !isFull(tiers), let rank = candidates.next() {
+      while skipped < found.count, found[skipped] < rank { skipped += 1 }
+      if skipped < found.count, found[skipped] == rank { continue }
+      guard hasBits(rank) else { continue }
+      let tier = typoTier(of: rank, matching: matching, whole: whole, namesChecked: namesComplete)
+      if let tier, tiers[tier].count < limit {
         tiers[tier].append(rank)
       }
     }
@@ -86,8 +120,19 @@ extension CatalogSearch {
   }
 
   /// The typo tier of an item, 0 for tier 5 to 3 for tier 8; nil when some query word matches
-  /// none of its words.
-  private func typoTier(of rank: Int32, matching: [CatalogWordSet], whole: [CatalogWordSet]) -> Int? {
+  /// none of its words. With `namesChecked`, the item is known to be in neither tier 5 nor 6.
+  private func typoTier(
+    of rank: Int32, matching: [CatalogWordSet], whole: [CatalogWordSet], namesChecked: Bool = false
+  ) -> Int? {
+    let primary = primaryWordRange(of: rank)
+    if !namesChecked, let tier = nameTypoTier(of: rank, matching: matching, whole: whole) { return tier }
+    if hasEveryWord(in: primary, matching) { return 2 }
+    let all = wordRange(of: rank)
+    return all != primary && hasEveryWord(in: all, matching) ? 3 : nil
+  }
+
+  /// 0 when the item is in tier 5, 1 when in tier 6, nil when in neither.
+  private func nameTypoTier(of rank: Int32, matching: [CatalogWordSet], whole: [CatalogWordSet]) -> Int? {
     let last = query.words.count - 1
     let count = query.words.count
     // Tier 5: as many words as the query, each equal to its query word or a whole-word typo.
@@ -105,11 +150,7 @@ extension CatalogSearch {
       if length == count && lastIsWhole(next) { return 0 }
       startsWithQuery = true
     }
-    if startsWithQuery { return 1 }
-    let primary = primaryWordRange(of: rank)
-    if hasEveryWord(in: primary, matching) { return 2 }
-    let all = wordRange(of: rank)
-    return all != primary && hasEveryWord(in: all, matching) ? 3 : nil
+    return startsWithQuery ? 1 : nil
   }
 
   /// Whether every query word matches one of the words at `positions` of `tokens`.

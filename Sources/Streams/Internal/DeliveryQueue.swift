@@ -23,21 +23,25 @@
 /// The thread that offers an element another thread is delivering returns before it is
 /// delivered; a caller that must know it was delivered waits for ``isIdle`` (see the event
 /// emitter's summary, which waits for every event before it to be written).
+///
+/// `@inlinable`, as FIFOQueue is: the event emitter offers and takes every event through it, and
+/// from another module an unspecialised generic method looks its types up at run time.
+@usableFromInline
 package struct DeliveryQueue<Element> {
-  private var queued = FIFOQueue<Element>()
+  @usableFromInline var queued = FIFOQueue<Element>()
   /// Whether a thread is delivering: set by ``offer(_:)`` when it hands an element back, cleared
   /// by ``next()`` when the queue is empty.
-  package private(set) var isDelivering = false
+  @usableFromInline package internal(set) var isDelivering = false
 
   /// An empty queue that nobody delivers.
-  package init() {}
+  @inlinable package init() {}
 
   /// Whether nothing is queued or being delivered.
-  package var isIdle: Bool { !isDelivering }
+  @inlinable package var isIdle: Bool { !isDelivering }
 
   /// `element`, to deliver now, when no thread is delivering (this caller then is, until
   /// ``next()`` returns nil); nil when it was queued behind a delivery in progress.
-  package mutating func offer(_ element: Element) -> Element? {
+  @inlinable package mutating func offer(_ element: Element) -> Element? {
     if claim() { return element }
     queued.append(element)
     return nil
@@ -46,7 +50,7 @@ package struct DeliveryQueue<Element> {
   /// Whether this caller is to deliver now, as ``offer(_:)`` decides, for a caller that builds
   /// its element only when it must be queued: true makes it the delivering thread (until
   /// ``next()`` returns nil); after false it queues its element with ``enqueue(_:)``.
-  package mutating func claim() -> Bool {
+  @inlinable package mutating func claim() -> Bool {
     guard !isDelivering else { return false }
     isDelivering = true
     return true
@@ -54,13 +58,13 @@ package struct DeliveryQueue<Element> {
 
   /// Queues `element` behind the delivery in progress: after ``claim()`` returned false, or
   /// after an ``offer(_:)`` of this same step, to be delivered right after its element.
-  package mutating func enqueue(_ element: Element) {
+  @inlinable package mutating func enqueue(_ element: Element) {
     queued.append(element)
   }
 
   /// For the delivering thread: the next element to deliver, or nil when none is left, which
   /// ends its delivery.
-  package mutating func next() -> Element? {
+  @inlinable package mutating func next() -> Element? {
     if let element = queued.popFirst() { return element }
     isDelivering = false
     return nil

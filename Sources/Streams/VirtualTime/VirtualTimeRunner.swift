@@ -82,9 +82,6 @@ public final class VirtualTimeRunner: Sendable {
   /// When main-actor jobs are ordered with the runner's (see Ordering).
   public let mainActorOrdering: MainActorOrdering
   let executor: VirtualExecutor
-  /// The watchdog as Dispatch counts time, converted once: a replay starts a drive per timer it
-  /// fires, and converting a Duration each time was a visible part of it.
-  private let watchdogInterval: DispatchTimeInterval?
   private let stopped = Mutex<VirtualTimeStall?>(nil)
 
   /// Creates a runner whose clock starts at `now`.
@@ -103,7 +100,6 @@ public final class VirtualTimeRunner: Sendable {
     self.watchdog = watchdog
     self.mainActorOrdering = mainActorOrdering
     executor = VirtualExecutor(watchesMainQueue: mainActorOrdering == .onceSeen)
-    watchdogInterval = watchdog.map { DispatchTimeInterval.nanoseconds($0.wholeNanoseconds) }
   }
 
   /// Whether this runner now orders main-actor jobs with its own.
@@ -173,10 +169,7 @@ public final class VirtualTimeRunner: Sendable {
   /// Whether a settle would do nothing: no job queued, no outside work in flight, and main-actor
   /// jobs not ordered (their queue is not visible from here).
   private var isIdle: Bool {
-    // On the main thread there is no main queue to step (a drive's steps run here), so ordered
-    // main-actor jobs do not keep it from being idle: a replay driven from the main thread, which
-    // marks main-actor jobs seen as it starts, would otherwise take the slow path on every line.
-    executor.isQuiet && (!ordersMainActor || MainQueue.isCurrent)
+    !ordersMainActor && executor.isQuiet
   }
 
   /// Runs everything due up to and including `instant`, moving time deadline by deadline, and
@@ -298,18 +291,17 @@ extension VirtualTimeRunner {
   struct Drive: Sendable {
     let runner: VirtualTimeRunner
     let deadline: DispatchTime
-
-    /// Whether this drive runs on the main thread. Asked when needed, not at the start of every
-    /// drive: a drive stays on its thread, and most never ask (a replay's, unless main-actor jobs
-    /// are ordered).
-    var onMainThread: Bool { MainQueue.isCurrent }
+    let onMainThread: Bool
 
     /// Whether steps run on the main queue, between main-actor jobs.
-    var onMainQueue: Bool { runner.ordersMainActor && !onMainThread }
+    var onMainQueue: Bool { !onMainThread && runner.ordersMainActor }
 
     init(runner: VirtualTimeRunner) {
       self.runner = runner
-      deadline = runner.watchdogInterval.map { DispatchTime.now() + $0 } ?? .distantFuture
+      deadline =
+        runner.watchdog.map { DispatchTime.now() + DispatchTimeInterval.nanoseconds($0.wholeNanoseconds) }
+        ?? .distantFuture
+      onMainThread = MainQueue.isCurrent
     }
 
     /// Runs `work` here, or as a block on the main queue when main-actor jobs are ordered.
@@ -357,18 +349,7 @@ enum MainQueue {
     return key
   }()
 
-  /// The main thread, once seen. A replay driven from the main thread asks on every line, and
-  /// comparing thread ids is a few instructions where reading the queue's mark is a few hundred
-  /// (and, on Linux, `Thread.isMainThread` two system calls).
-  private static let mainThread = Mutex<pthread_t?>(nil)
-
-  static var isCurrent: Bool {
-    let current = pthread_self()
-    if let main = mainThread.withLock({ $0 }) { return pthread_equal(main, current) != 0 }
-    guard DispatchQueue.getSpecific(key: key) == true || Thread.isMainThread else { return false }
-    mainThread.withLock { $0 = current }
-    return true
-  }
+  static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true || Thread.isMainThread }
 }
 
 extension Duration {

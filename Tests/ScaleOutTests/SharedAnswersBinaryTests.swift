@@ -12,12 +12,7 @@ import Testing
   @Test func anAnswerFetchedByOneWorkerAnswersTheOtherWithoutARequest() async throws {
     let server = try await RedisServer.start()
     defer { server.stop() }
-    let itunes = LoopbackHTTPServer { request in
-      let term = request.value(of: "term") ?? ""
-      return .json(
-        #"{"resultCount":1,"results":[{"wrapperType":"track","kind":"song","trackId":1,"trackName":"\#(term) song"}]}"#)
-    }
-    try itunes.start()
+    let itunes = try Self.startITunesStandIn()
     defer { itunes.stop() }
     let deployment = Deployment(server: server)
     let source = itunes.baseURL.absoluteString
@@ -57,12 +52,7 @@ import Testing
   @Test func aStoreKeyOfAnotherTypeTurnsTheStoreOffWithOneLineAndTheWorkerGoesOn() async throws {
     let server = try await RedisServer.start()
     defer { server.stop() }
-    let itunes = LoopbackHTTPServer { request in
-      let term = request.value(of: "term") ?? ""
-      return .json(
-        #"{"resultCount":1,"results":[{"wrapperType":"track","kind":"song","trackId":1,"trackName":"\#(term) song"}]}"#)
-    }
-    try itunes.start()
+    let itunes = try Self.startITunesStandIn()
     defer { itunes.stop() }
     let deployment = Deployment(server: server, shards: 1)
     // Another program's list where the answers' index belongs.
@@ -84,5 +74,17 @@ import Testing
     #expect(
       try connection.call(RESPCommand("LRANGE", try deployment.keys.answers, 0, -1))
         == .array([.bulkString(Array("not ours".utf8))]))
+  }
+
+  /// A loopback stand-in for the iTunes Search API that answers every term with one song named
+  /// after it, so each answer says which term it came from.
+  private static func startITunesStandIn() throws -> LoopbackHTTPServer {
+    let server = LoopbackHTTPServer { request in
+      let term = request.value(of: "term") ?? ""
+      return .json(
+        #"{"resultCount":1,"results":[{"wrapperType":"track","kind":"song","trackId":1,"trackName":"\#(term) song"}]}"#)
+    }
+    try server.start()
+    return server
   }
 }

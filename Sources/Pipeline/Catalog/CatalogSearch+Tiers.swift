@@ -52,11 +52,15 @@ extension CatalogSearch {
   /// tier, then rank. Only called when tiers 1–4 found nothing, so every item found here needs
   /// a typo.
   ///
-  /// Tiers 5 and 6 need a name starting with a match of the first query word, so their
-  /// candidates are the name-start lists of those words, usually far shorter than the posting
-  /// lists: they are walked first, and when they fill the answer nothing else is read. Otherwise
-  /// tiers 5 and 6 are complete, and the walk of the query word with the fewest postings for
-  /// tiers 7 and 8 stops as soon as tier 7 fills what is left, since it visits items best first.
+  /// Tier 5 is found first and whole, from the items with a primary name ending with a word the
+  /// last query word equals or is a typo of (or starting with a match of the first word, if
+  /// fewer): few, where the lists of tier 6 are long (every name starting with "the" for
+  /// "theb"). With tier 5 complete, a walk in rank order stops once tier 6 fills what is left.
+  /// Tier 6 needs a name starting with a match of the first query word, so its candidates are
+  /// the name-start lists of those words, usually far shorter than the posting lists: they are
+  /// walked next, and when they fill the answer nothing else is read. Otherwise tiers 5 and 6
+  /// are complete, and the walk of the query word with the fewest postings for tiers 7 and 8
+  /// stops as soon as tier 7 fills what is left, since it visits items best first.
   mutating func collectTypoMatches() {
     let last = query.words.count - 1
     let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
@@ -80,32 +84,42 @@ extension CatalogSearch {
       let itemBits = itemWordBits[Int(rank)]
       return bits.allSatisfy { itemBits & $0 != 0 }
     }
-    // Tiers 5 and 6, from the items with a primary name starting with a match of the first word.
+    // Tier 5, whole: its names end with a word the last query word equals or is a typo of.
+    let lastWhole =
+      allowances[last] > 0 ? whole[last].union(index.typos(of: query.words[last], prefix: false)) : whole[last]
+    let exactTypos = exactTypoNames(matching: matching, whole: whole, lastWhole: lastWhole, hasBits: hasBits)
+    guard exactTypos.count < limit else {
+      ranks.append(contentsOf: exactTypos.prefix(limit))
+      return
+    }
+    // Tier 6, from the items with a primary name starting with a match of the first word.
     var names = candidates(in: index.nameStarts, of: last == 0 ? matching[0] : whole[0], alone: false)
-    var named: [[Int32]] = [[], []]
-    if !names.isEveryRank {
-      while named[0].count < limit, let rank = names.next() {
+    var named: [Int32] = []
+    let namesComplete = !names.isEveryRank
+    if namesComplete {
+      var skipped = 0
+      while exactTypos.count + named.count < limit, let rank = names.next() {
+        while skipped < exactTypos.count, exactTypos[skipped] < rank { skipped += 1 }
+        if skipped < exactTypos.count, exactTypos[skipped] == rank { continue }
         guard hasBits(rank) else { continue }
-        if let tier = nameTypoTier(of: rank, matching: matching, whole: whole), named[tier].count < limit {
-          named[tier].append(rank)
-        }
+        if nameTypoTier(of: rank, matching: matching, whole: whole) == 1 { named.append(rank) }
       }
-      if named[0].count + named[1].count >= limit {
-        ranks.append(contentsOf: named.joined().prefix(limit))
+      if exactTypos.count + named.count >= limit {
+        ranks.append(contentsOf: (exactTypos + named).prefix(limit))
         return
       }
     }
     // Every other tier, or (when tiers 5 and 6 are complete) tiers 7 and 8 only.
-    let namesComplete = !names.isEveryRank
-    let found = namesComplete ? named.joined().sorted() : []
+    let found = namesComplete ? (exactTypos + named).sorted() : exactTypos
     var skipped = 0
     let driver = matching.indices.min { postingCount(of: matching[$0]) < postingCount(of: matching[$1]) } ?? 0
-    var tiers: [[Int32]] = namesComplete ? named + [[], []] : [[], [], [], []]
+    var tiers: [[Int32]] = [exactTypos, named, [], []]
     var candidates = candidates(in: index.postings, of: matching[driver], alone: false)
-    // Once tiers 5 and 6 are complete, a walk in rank order can stop when tier 7 fills the answer.
+    // Tier 5 is complete: a walk in rank order can stop when tier 6 (and, once tier 6 is
+    // complete too, tier 7) fills the answer.
     let limit = limit
     func isFull(_ tiers: [[Int32]]) -> Bool {
-      namesComplete ? tiers[0].count + tiers[1].count + tiers[2].count >= limit : tiers[0].count >= limit
+      tiers[0].count + tiers[1].count + (namesComplete ? tiers[2].count : 0) >= limit
     }
     while !isFull(tiers), let rank = candidates.next() {
       while skipped < found.count, found[skipped] < rank { skipped += 1 }
@@ -117,6 +131,29 @@ extension CatalogSearch {
       }
     }
     ranks.append(contentsOf: tiers.joined().prefix(limit))
+  }
+
+  /// Tier 5 in rank order, at most `limit` items: those with a primary name of as many words
+  /// as the query, each equal to its query word or a typo of it. The candidates are the items
+  /// with a primary name ending with a word of `lastWhole` or starting with one of `whole[0]`
+  /// (for one query word, `lastWhole` both ways), whichever lists are shorter.
+  private func exactTypoNames(
+    matching: [CatalogWordSet], whole: [CatalogWordSet], lastWhole: CatalogWordSet, hasBits: (Int32) -> Bool
+  ) -> [Int32] {
+    let first = query.words.count == 1 ? lastWhole : whole[0]
+    func count(_ lists: PostingLists, _ words: CatalogWordSet) -> Int {
+      words.ranges.reduce(0) { $0 + lists.count(in: $1) }
+    }
+    guard !first.isEmpty, !lastWhole.isEmpty else { return [] }
+    var merge =
+      count(index.nameEnds, lastWhole) <= count(index.nameStarts, first)
+      ? PostingMerge(index.nameEnds, words: lastWhole.ids) : PostingMerge(index.nameStarts, words: first.ids)
+    var found: [Int32] = []
+    while found.count < limit, let rank = merge.next() {
+      guard hasBits(rank) else { continue }
+      if nameTypoTier(of: rank, matching: matching, whole: whole) == 0 { found.append(rank) }
+    }
+    return found
   }
 
   /// The typo tier of an item, 0 for tier 5 to 3 for tier 8; nil when some query word matches

@@ -5,7 +5,7 @@
 // answer, so each field is read on its own and a field of the wrong type becomes nil; only a
 // result without any identifier fails, and `ITunesResponse` skips such results and counts them.
 
-extension SearchItem {
+extension SearchItem: Decodable {
   /// Every key the decoder reads: iTunes' names, plus our own `id` and `artworkUrl`.
   private enum ITunesKeys: String, CodingKey {
     case id, wrapperType, kind, trackId, collectionId, artistId, trackName, collectionName, artistName

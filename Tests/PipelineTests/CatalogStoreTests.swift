@@ -1,6 +1,7 @@
 // Catalogs kept as compact records render an item only when a search returns it: their answers
 // must be exactly those of the same items given as `SearchItem`s.
 import CatalogFiller
+import Foundation
 import TestSupport
 import Testing
 
@@ -39,5 +40,46 @@ import Testing
           }
         })
     }
+  }
+
+  @Test func everyBuiltInItemIsWrittenFromItsRecordAsItsFieldsWouldBe() throws {
+    let catalog = BuiltInCatalog.shared
+    let encoder = JSONLinesEncoder()
+    var differing: [Int] = []
+    for position in 0..<catalog.count {
+      let item = catalog.item(at: position)
+      #expect(item.builtInCatalogPosition == position)
+      let held = SearchItem(fields: item.fields)
+      #expect(held.builtInCatalogPosition == nil)
+      if encoder.encode(item) != encoder.encode(held) { differing.append(position) }
+    }
+    #expect(differing.isEmpty, "first: \(differing.prefix(5))")
+    #expect(catalog.count > 20_000)
+  }
+
+  @Test func aBuiltInItemIsAValueLikeAnyOther() throws {
+    let catalog = BuiltInCatalog.shared
+    let original = try #require((0..<catalog.count).lazy.map(catalog.item(at:)).first { $0.price != nil })
+    let held = SearchItem(fields: original.fields)
+    #expect(original == held)
+    #expect(original.hashValue == held.hashValue)
+    #expect(Set([original, held]).count == 1)
+    #expect(original.title == held.title && original.trackViewUrl == held.trackViewUrl)
+
+    var changed = original
+    changed.trackName = "Another Name"
+    #expect(changed.trackName == "Another Name")
+    #expect(changed.id == original.id && changed.releaseDate == original.releaseDate)
+    #expect(original.trackName != "Another Name")
+    #expect(changed != original)
+    #expect(original.builtInCatalogPosition != nil && changed.builtInCatalogPosition == nil)
+
+    var copy = changed
+    copy.price = 1.5
+    #expect(copy.price == 1.5 && changed.price == original.price)
+
+    let data = try JSONEncoder().encode(original)
+    #expect(try JSONDecoder().decode(SearchItem.self, from: data) == original)
+    #expect(String(describing: original).hasPrefix("SearchItem(id: \(original.id), wrapperType: "))
   }
 }

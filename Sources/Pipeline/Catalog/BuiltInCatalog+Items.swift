@@ -1,97 +1,126 @@
-// Rendering an item of the built-in catalog: a record becomes a `SearchItem` only when an answer
-// includes it, up to 75 items a keystroke. The items rendered last are kept (the same ones answer
-// keystroke after keystroke), and the two made-up strings (the URL and the release date) are
-// written byte by byte rather than by string interpolation, which cost more than the search.
-import Synchronization
+// The items of the built-in catalog as `SearchItem`s: an answer's item is the record's position
+// and nothing else, and each field is read from the record when it is asked for. The JSON Lines
+// output asks for none of them: it writes an item's object straight from its record
+// (`JSONItemWriter`). The two made-up strings (the URL and the release date) are written byte by
+// byte rather than by string interpolation, which cost more than the search.
 
 extension BuiltInCatalog {
   func item(at position: Int) -> SearchItem {
-    if let kept = rendered.item(at: position) { return kept }
-    let item = render(position)
-    rendered.keep(item, at: position)
-    return item
+    SearchItem(builtIn: position)
   }
 
-  private func render(_ position: Int) -> SearchItem {
-    let record = records[position]
-    let id = Self.firstId + position
-    func text(_ name: Int32) -> String? { name == CatalogItemNames.none ? nil : self.name(Int(name)) }
-    // The converter writes only these kinds; `category(at:)` leaves any other out of every index.
-    let recordKind = Kind(rawValue: UInt8(bitPattern: record.kind)) ?? .song
-    let (wrapperType, kind, path): (String, String, StaticString) =
-      switch recordKind {
-      case .song: ("track", "song", "song/")
-      case .album: ("collection", "album", "album/")
-      case .movie: ("track", "feature-movie", "movie/")
-      case .podcast: ("track", "podcast", "podcast/")
-      case .tvEpisode: ("track", "tv-episode", "tv-episode/")
+  /// One item of the catalog compiled into this binary, its fields read from its record.
+  struct Item {
+    let position: Int
+
+    var catalog: BuiltInCatalog { BuiltInCatalog.shared }
+    var record: Record { catalog.records[position] }
+    var id: Int { BuiltInCatalog.firstId + position }
+    /// The converter writes only these kinds; `category(at:)` leaves any other out of every index.
+    var recordKind: Kind { Kind(rawValue: UInt8(bitPattern: record.kind)) ?? .song }
+
+    var wrapperType: String { recordKind == .album ? "collection" : "track" }
+    var kind: String { recordKind.name }
+    var trackId: Int? { recordKind == .album ? nil : id }
+    var collectionId: Int? { recordKind == .album || recordKind == .podcast ? id : nil }
+    var trackName: String? { text(record.track) }
+    var collectionName: String? { text(record.collection) }
+    var artistName: String? { text(record.artist) }
+    var primaryGenreName: String? { text(record.genre) }
+    var trackTimeMillis: Int? { record.millis > 0 ? Int(record.millis) : nil }
+    var price: Double? { record.cents > 0 ? Double(record.cents) / 100 : nil }
+    var currency: String? { record.cents > 0 ? "USD" : nil }
+    var popularity: Int { Int(record.popularity) }
+
+    /// "https://catalog.invalid/<path><id>".
+    var trackViewUrl: String {
+      String(unsafeUninitializedCapacity: BuiltInCatalog.urlCapacity) { buffer in
+        BuiltInCatalog.writeURL(recordKind, id, to: buffer)
       }
-    return SearchItem(
-      id: id, wrapperType: wrapperType, kind: kind, trackId: recordKind == .album ? nil : id,
-      collectionId: recordKind == .album || recordKind == .podcast ? id : nil,
-      trackName: text(record.track), collectionName: text(record.collection), artistName: text(record.artist),
-      trackViewUrl: Self.url(path, id), releaseDate: Self.releaseDate(of: record),
-      primaryGenreName: text(record.genre), trackTimeMillis: record.millis > 0 ? Int(record.millis) : nil,
-      price: record.cents > 0 ? Double(record.cents) / 100 : nil, currency: record.cents > 0 ? "USD" : nil,
-      popularity: Int(record.popularity))
-  }
+    }
 
-  /// "https://catalog.invalid/<path><id>".
-  private static func url(_ path: StaticString, _ id: Int) -> String {
-    String(unsafeUninitializedCapacity: 64) { buffer in
-      var writer = ASCIIWriter(buffer)
-      writer.append("https://catalog.invalid/")
-      writer.append(path)
-      writer.append(id, digits: 0)
-      return writer.count
+    /// "2014-10-27T00:00:00Z" when the day is known, "2014" when only the year is, else nil.
+    var releaseDate: String? {
+      let record = record
+      guard record.year > 0 else { return nil }
+      return String(unsafeUninitializedCapacity: BuiltInCatalog.dateCapacity) { buffer in
+        BuiltInCatalog.writeReleaseDate(of: record, to: buffer)
+      }
+    }
+
+    private func text(_ name: Int32) -> String? {
+      name == CatalogItemNames.none ? nil : catalog.name(Int(name))
+    }
+
+    /// Every field, as a `SearchItem` made with its initialiser would hold them.
+    var fields: SearchItemFields {
+      SearchItemFields(
+        id: id, wrapperType: wrapperType, kind: kind, trackId: trackId, collectionId: collectionId,
+        trackName: trackName, collectionName: collectionName, artistName: artistName, trackViewUrl: trackViewUrl,
+        releaseDate: releaseDate, primaryGenreName: primaryGenreName, trackTimeMillis: trackTimeMillis, price: price,
+        currency: currency, popularity: popularity)
     }
   }
 
-  /// "2014-10-27T00:00:00Z" when the day is known, "2014" when only the year is, else nil.
-  private static func releaseDate(of record: Record) -> String? {
-    guard record.year > 0 else { return nil }
-    return String(unsafeUninitializedCapacity: 24) { buffer in
-      var writer = ASCIIWriter(buffer)
-      writer.append(Int(record.year), digits: 4)
-      if record.month > 0 {
-        writer.append("-")
-        writer.append(Int(record.month), digits: 2)
-        writer.append("-")
-        writer.append(Int(record.day), digits: 2)
-        writer.append("T00:00:00Z")
-      }
-      return writer.count
+  /// The most bytes `writeURL` and `writeReleaseDate` write.
+  static let urlCapacity = 64
+  static let dateCapacity = 24
+
+  /// Writes "https://catalog.invalid/<path><id>" at the start of `buffer`; returns its length.
+  static func writeURL(_ kind: Kind, _ id: Int, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var writer = ASCIIWriter(buffer)
+    writer.append("https://catalog.invalid/")
+    writer.append(kind.path)
+    writer.append(id, digits: 0)
+    return writer.count
+  }
+
+  /// Writes the release date of `record` ("2014-10-27T00:00:00Z", or "2014" when only the year is
+  /// known) at the start of `buffer`; returns its length, 0 for a record with no year.
+  static func writeReleaseDate(of record: Record, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    guard record.year > 0 else { return 0 }
+    var writer = ASCIIWriter(buffer)
+    writer.append(Int(record.year), digits: 4)
+    if record.month > 0 {
+      writer.append("-")
+      writer.append(Int(record.month), digits: 2)
+      writer.append("-")
+      writer.append(Int(record.day), digits: 2)
+      writer.append("T00:00:00Z")
     }
+    return writer.count
   }
 }
 
-/// The items rendered last, one slot per `position % slots`: a few thousand items, about a
-/// megabyte at most, and nothing until an answer needs them.
-final class RenderedItems: Sendable {
-  private static let slots = 4_096
-  private let kept = Mutex<[(position: Int, item: SearchItem)?]>([])
+extension BuiltInCatalog.Kind {
+  /// The item's `kind` field.
+  var name: String { staticName.description }
 
-  init() {}
-
-  /// The kept item at `position`, nil when its slot holds another or none.
-  func item(at position: Int) -> SearchItem? {
-    kept.withLock { slots in
-      guard !slots.isEmpty, let entry = slots[position % Self.slots], entry.position == position else { return nil }
-      return entry.item
+  /// The same, as the JSON writer copies it.
+  var staticName: StaticString {
+    switch self {
+    case .song: "song"
+    case .album: "album"
+    case .movie: "feature-movie"
+    case .podcast: "podcast"
+    case .tvEpisode: "tv-episode"
     }
   }
 
-  /// Keeps `item` as the one rendered at `position`, in place of its slot's last.
-  func keep(_ item: SearchItem, at position: Int) {
-    kept.withLock { slots in
-      if slots.isEmpty { slots = Array(repeating: nil, count: Self.slots) }
-      slots[position % Self.slots] = (position, item)
+  /// Where its page is under https://catalog.invalid/.
+  var path: StaticString {
+    switch self {
+    case .song: "song/"
+    case .album: "album/"
+    case .movie: "movie/"
+    case .podcast: "podcast/"
+    case .tvEpisode: "tv-episode/"
     }
   }
 }
 
 /// Appends ASCII text and decimal numbers to a buffer large enough for them.
-private struct ASCIIWriter {
+struct ASCIIWriter {
   let buffer: UnsafeMutableBufferPointer<UInt8>
   private(set) var count = 0
 

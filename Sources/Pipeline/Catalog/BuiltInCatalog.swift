@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// `Sources/CatalogData/build_catalog.py` writes it: one record per item, every distinct name
 /// once with the word ids of its folded forms, the sorted dictionary of those words, and per
-/// category the arrays of its `CatalogIndex`, laid out as the index holds them. An item is
-/// rendered into a `SearchItem` only when an answer includes it.
+/// category the arrays of its `CatalogIndex`, laid out as the index holds them. An answer's item
+/// is its position, its fields read from the record when asked for.
 struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
   /// What a record says an item is.
   enum Kind: UInt8 {
@@ -45,8 +45,6 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
   private let data: stream_search_catalog
   let records: IndexTable<Record>
   private let nameOffsets: IndexTable<Int32>
-  /// The items rendered last (see `item(at:)`).
-  let rendered = RenderedItems()
   /// The folded names once copied out (see `foldedNames()`).
   private let copiedNames = CopiedNames()
 
@@ -63,9 +61,14 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
 
   /// The distinct name numbered `id`.
   func name(_ id: Int) -> String {
+    String(decoding: nameBytes(id), as: UTF8.self)
+  }
+
+  /// The UTF-8 bytes of the distinct name numbered `id`.
+  func nameBytes(_ id: Int) -> UnsafeBufferPointer<UInt8> {
     let start = Int(nameOffsets[id])
     let bytes = UnsafeRawPointer(data.name_bytes.unsafelyUnwrapped + start).assumingMemoryBound(to: UInt8.self)
-    return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(nameOffsets[id + 1]) - start), as: UTF8.self)
+    return UnsafeBufferPointer(start: bytes, count: Int(nameOffsets[id + 1]) - start)
   }
 
   /// The names' folded forms, copied out of the static arrays once (for the tests, which check

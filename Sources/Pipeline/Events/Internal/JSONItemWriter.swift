@@ -1,6 +1,8 @@
 // Writes search items as JSON straight into bytes reserved for them. A results event carries up
 // to 75 items a keystroke; appending their fifteen fields to an array one call at a time, each
-// call checking the array's capacity and uniqueness, cost more than finding the items.
+// call checking the array's capacity and uniqueness, cost more than finding the items. An item of
+// the built-in catalog is written straight from its record, its names copied from the catalog's
+// bytes: no string is made for it.
 
 /// Writes items as JSON objects, the shape docs/events.md gives, into reserved bytes.
 enum JSONItemWriter {
@@ -24,6 +26,7 @@ enum JSONItemWriter {
   /// The most bytes `item` can take: every key, every string six times over (each byte escaped
   /// as `\u00XX`), and the longest integers and price.
   private static func maximumLength(of item: SearchItem) -> Int {
+    if let position = item.builtInCatalogPosition { return maximumLength(ofBuiltIn: position) }
     func length(_ text: String?) -> Int { 2 + 6 * (text?.utf8.count ?? 0) }
     // Added up field by field: an array of the twelve strings cost more than writing them.
     var total = keysLength + 3 * 24 + 32
@@ -32,6 +35,17 @@ enum JSONItemWriter {
     total += length(item.artworkUrl ?? item.artworkUrl100) + length(item.releaseDate) + length(item.primaryGenreName)
     total += length(item.currency) + length(item.country) + length(item.feedUrl)
     return total
+  }
+
+  /// The same for item `position` of the built-in catalog: its four names, escaped, and the rest
+  /// (id, kind, URL, date, numbers) far less than `keysLength` more.
+  private static func maximumLength(ofBuiltIn position: Int) -> Int {
+    let catalog = BuiltInCatalog.shared
+    let record = catalog.records[position]
+    func length(_ name: Int32) -> Int { name == CatalogItemNames.none ? 0 : 2 + 6 * catalog.nameBytes(Int(name)).count }
+    // The title is one of the other names again.
+    let names = length(record.track) + length(record.collection) + length(record.artist) + length(record.genre)
+    return keysLength + BuiltInCatalog.urlCapacity + BuiltInCatalog.dateCapacity + 3 * 24 + 2 * names
   }
 
   /// All keys of an item together, with their punctuation.
@@ -70,6 +84,13 @@ enum JSONItemWriter {
         magnitude /= 10
       }
       position += digits
+    }
+
+    /// `value`'s UTF-8 bytes as a JSON string.
+    mutating func string(bytes value: UnsafeBufferPointer<UInt8>) {
+      byte(UInt8(ascii: "\""))
+      bytes(of: value)
+      byte(UInt8(ascii: "\""))
     }
 
     /// `value` as a JSON string (see `JSONBytes.appendString`).
@@ -119,6 +140,10 @@ enum JSONItemWriter {
     }
 
     mutating func item(_ item: borrowing SearchItem) {
+      if let position = item.builtInCatalogPosition {
+        builtInItem(position)
+        return
+      }
       raw("{\"id\":")
       integer(item.id)
       field(",\"kind\":", item.kind)
@@ -147,6 +172,68 @@ enum JSONItemWriter {
       field(",\"country\":", item.country)
       field(",\"feed_url\":", item.feedUrl)
       byte(UInt8(ascii: "}"))
+    }
+
+    /// Item `number` of the built-in catalog, written from its record: the fields and their
+    /// order `item(_:)` writes for the item it stands for (the catalog has no preview, artwork,
+    /// country or feed).
+    mutating func builtInItem(_ number: Int) {
+      let catalog = BuiltInCatalog.shared
+      let record = catalog.records[number]
+      let kind = BuiltInCatalog.Kind(rawValue: UInt8(bitPattern: record.kind)) ?? .song
+      let id = BuiltInCatalog.firstId + number
+      raw("{\"id\":")
+      integer(id)
+      raw(",\"kind\":\"")
+      raw(kind.staticName)
+      byte(UInt8(ascii: "\""))
+      let none = CatalogItemNames.none
+      let title = record.track != none ? record.track : record.collection != none ? record.collection : record.artist
+      name(",\"title\":", title, in: catalog)
+      name(",\"artist\":", record.artist, in: catalog)
+      name(",\"collection\":", record.collection, in: catalog)
+      raw(",\"url\":\"")
+      position += BuiltInCatalog.writeURL(
+        kind, id, to: UnsafeMutableBufferPointer(start: position, count: BuiltInCatalog.urlCapacity))
+      byte(UInt8(ascii: "\""))
+      if record.year > 0 {
+        raw(",\"release_date\":\"")
+        position += BuiltInCatalog.writeReleaseDate(
+          of: record, to: UnsafeMutableBufferPointer(start: position, count: BuiltInCatalog.dateCapacity))
+        byte(UInt8(ascii: "\""))
+      }
+      name(",\"genre\":", record.genre, in: catalog)
+      if record.millis > 0 {
+        raw(",\"duration_ms\":")
+        integer(Int(record.millis))
+      }
+      if record.cents > 0 {
+        raw(",\"price\":")
+        price(cents: Int(record.cents))
+        raw(",\"currency\":\"USD\"")
+      }
+      byte(UInt8(ascii: "}"))
+    }
+
+    /// `key` and the catalog's name numbered `name` as a JSON string; nothing for no name.
+    private mutating func name(_ key: StaticString, _ name: Int32, in catalog: BuiltInCatalog) {
+      guard name != CatalogItemNames.none else { return }
+      raw(key)
+      string(bytes: catalog.nameBytes(Int(name)))
+    }
+
+    /// `cents` (positive) in dollars as `Double(cents) / 100` describes itself: the shortest
+    /// decimal, with at least one digit after the point ("12.0", "12.5", "12.99", "0.05").
+    private mutating func price(cents: Int) {
+      integer(cents / 100)
+      byte(UInt8(ascii: "."))
+      let fraction = cents % 100
+      if fraction % 10 == 0 {
+        byte(0x30 + UInt8(truncatingIfNeeded: fraction / 10))
+      } else {
+        byte(0x30 + UInt8(truncatingIfNeeded: fraction / 10))
+        byte(0x30 + UInt8(truncatingIfNeeded: fraction % 10))
+      }
     }
   }
 }

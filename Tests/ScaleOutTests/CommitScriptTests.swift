@@ -1,7 +1,8 @@
-// The scripts that make the guarantees, run on a real redis-server: a lease goes to one worker
-// with a growing token, a stale token commits nothing, an end is appended once however often its
-// batch is sent again, a search ended in its own batch leaves nothing open, a dead worker's open search is ended when the next one opens, and trimming
-// keeps every pending keystroke.
+// The scripts and fenced steps that make the guarantees, run on a real redis-server: a lease goes
+// to one worker with a growing token, a stale token commits nothing and reads nothing, an end is
+// appended once however often its batch is sent again, a search ended in its own batch leaves
+// nothing open, a dead worker's open search is ended when the next one opens, and trimming keeps
+// every pending keystroke.
 import Foundation
 import RESP
 import TestSupport
@@ -47,23 +48,32 @@ import Testing
         _ = try connection.call(
           RESPCommand("XADD", keys.keystrokes(shard: 0), "*", "term", "t\(index)", "session", "u1"))
       }
-      let reply = try run(
-        .read, keys: [keys.lease(shard: 0), keys.keystrokes(shard: 0)], [lease, "workers", worker, 100])
-      return (reply.array ?? []).compactMap { $0.array?.first?.string }
+      let read = try FencedRead.read(
+        [ShardHolding(shard: 0, lease: lease)], keys: keys, group: "workers", consumer: worker, count: 100,
+        on: connection)
+      guard case .entries(let entries) = read?[0] else { return [] }
+      return entries.compactMap { $0.array?.first?.string }
     }
 
-    /// Commits `events` as batch `batch` (a new one each call unless given).
+    /// Commits `events` (class, session, key, type, json, extra) and the acknowledgement of
+    /// `acks` as batch `batch` (a new one each call unless given).
     func commit(lease: String, events: [[String]], acks: [String], batch: String = UUID().uuidString) throws
-      -> RESPValue
+      -> FencedCommitOutcome?
     {
-      let flat = events.flatMap { $0 } as [any RESPArgument]
-      return try run(
-        .commit,
-        keys: [
-          keys.lease(shard: 0), keys.keystrokes(shard: 0), keys.events(shard: 0), keys.openSearches(shard: 0),
-          keys.lastBatch(shard: 0),
-        ],
-        ["\(lease)", "workers", 1000, batch, events.count] + flat + acks)
+      let holding = ShardHolding(shard: 0, lease: lease)
+      var items = events.map { event in
+        CommitItem(
+          eventClass: event[0], holding: holding, session: event[1].isEmpty ? nil : event[1], key: event[2],
+          type: event[3], json: Array(event[4].utf8), extra: Array(event[5].utf8), term: "t0", settlingID: "",
+          acknowledged: [])
+      }
+      items.append(
+        CommitItem(
+          eventClass: "a", holding: holding, session: nil, key: "", type: "", json: [], extra: [], settlingID: "",
+          acknowledged: acks))
+      let outcomes = try FencedCommit.commit(
+        [ShardBatch(holding: holding, id: batch, items: items)], keys: keys, eventsKept: 1000, on: connection)
+      return outcomes?[0]
     }
 
     func storedEvents() throws -> [(key: String, type: String, json: String)] {
@@ -81,10 +91,8 @@ import Testing
     }
   }
 
-  private func event(_ eventClass: String, _ key: String, _ type: String, settle: String, extra: String = "")
-    -> [String]
-  {
-    [eventClass, "u1", key, type, "{\"type\":\"\(type)\",\"seq\":0,\"at_ms\":5,\"session\":\"u1\"}", extra, settle]
+  private func event(_ eventClass: String, _ key: String, _ type: String, extra: String = "") -> [String] {
+    [eventClass, "u1", key, type, "{\"type\":\"\(type)\",\"seq\":0,\"at_ms\":5,\"session\":\"u1\"}", extra]
   }
 
   @Test func aLeaseGoesToOneWorkerWithAGrowingToken() async throws {
@@ -109,9 +117,9 @@ import Testing
     let new = try #require(try bench.acquire("w2"))
     #expect(new == "2:w2")
     let reply = try bench.commit(
-      lease: old, events: [event("e", "0/\(ids[1])/end", "results", settle: ids[1], extra: "0/\(ids[1])/search")],
+      lease: old, events: [event("e", "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")],
       acks: ids)
-    #expect(reply == .integer(0))
+    #expect(reply == .fencedOut)
     #expect(try bench.storedEvents().isEmpty)
     #expect(try bench.pendingCount() == 2)
   }
@@ -122,12 +130,12 @@ import Testing
     let bench = try Bench(server: server)
     let lease = try #require(try bench.acquire("w1"))
     let ids = try bench.pendingKeystrokes(2, lease: lease, worker: "w1")
-    let search = event("s", "0/\(ids[1])/search", "search", settle: ids[1], extra: "0/\(ids[1])/end\nSUP\nCLR")
-    let end = event("e", "0/\(ids[1])/end", "results", settle: ids[1], extra: "0/\(ids[1])/search")
-    #expect(try bench.commit(lease: lease, events: [search], acks: []) == .integer(1))
+    let search = event("s", "0/\(ids[1])/search", "search", extra: "0/\(ids[1])/end")
+    let end = event("e", "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")
+    #expect(try bench.commit(lease: lease, events: [search], acks: []) == .committed)
     // A reply lost, the same commit sent again: nothing is appended twice.
     for _ in 0..<3 {
-      #expect(try bench.commit(lease: lease, events: [search, end], acks: ids, batch: "\(lease)#2") == .integer(1))
+      #expect(try bench.commit(lease: lease, events: [search, end], acks: ids, batch: "\(lease)#2") == .committed)
     }
     #expect(try bench.storedEvents().map(\.type) == ["search", "results"])
     #expect(try bench.pendingCount() == 0)
@@ -141,21 +149,21 @@ import Testing
     let bench = try Bench(server: server)
     let first = try #require(try bench.acquire("w1", lease: 60_000))
     let ids = try bench.pendingKeystrokes(2, lease: first, worker: "w1")
-    let cancelled = #"{"type":"cancelled","seq":0,"at_ms":0,"session":"u1","term":"t0","reason":"superseded"}"#
-    let search = event("s", "0/\(ids[0])/search", "search", settle: ids[0], extra: "0/\(ids[0])/end\n\(cancelled)\nCLR")
-    #expect(try bench.commit(lease: first, events: [search], acks: []) == .integer(1))
+    let search = event("s", "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
+    #expect(try bench.commit(lease: first, events: [search], acks: []) == .committed)
     // w1 dies with its search open; w2 takes the shard, claims both keystrokes and searches the
     // later one.
     _ = try bench.connection.call(RESPCommand("DEL", bench.keys.lease(shard: 0)))
     let second = try #require(try bench.acquire("w2"))
-    let newer = event("s", "0/\(ids[1])/search", "search", settle: ids[1], extra: "0/\(ids[1])/end\nSUP\nCLR")
+    let newer = event("s", "0/\(ids[1])/search", "search", extra: "0/\(ids[1])/end")
     let repeated = search
-    #expect(try bench.commit(lease: second, events: [repeated, newer], acks: []) == .integer(1))
+    #expect(try bench.commit(lease: second, events: [repeated, newer], acks: []) == .committed)
     let stored = try bench.storedEvents()
     #expect(stored.map(\.type) == ["search", "cancelled", "search"])
     #expect(stored.map(\.key) == ["0/\(ids[0])/search", "0/\(ids[0])/end", "0/\(ids[1])/search"])
     #expect(!stored[1].json.contains("\"at_ms\":0,"), "the server stamps the cancellation's instant")
     #expect(stored[1].json.contains("\"reason\":\"superseded\""))
+    #expect(stored[1].json.contains("\"term\":\"t0\""), "made from the search's term")
   }
 
   @Test func aSearchAndItsEndInOneBatchLeaveNothingOpen() async throws {
@@ -164,9 +172,9 @@ import Testing
     let bench = try Bench(server: server)
     let lease = try #require(try bench.acquire("w1"))
     let ids = try bench.pendingKeystrokes(1, lease: lease, worker: "w1")
-    let search = event("S", "0/\(ids[0])/search", "search", settle: ids[0], extra: "0/\(ids[0])/end\nSUP\nCLR")
-    let end = event("E", "0/\(ids[0])/end", "results", settle: ids[0], extra: "0/\(ids[0])/search")
-    #expect(try bench.commit(lease: lease, events: [search, end], acks: ids) == .integer(1))
+    let search = event("s", "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
+    let end = event("e", "0/\(ids[0])/end", "results", extra: "0/\(ids[0])/search")
+    #expect(try bench.commit(lease: lease, events: [search, end], acks: ids) == .committed)
     #expect(try bench.storedEvents().map(\.type) == ["search", "results"])
     #expect(try bench.pendingCount() == 0)
     let open = try bench.connection.call(RESPCommand("HLEN", bench.keys.openSearches(shard: 0)))
@@ -179,9 +187,39 @@ import Testing
     let bench = try Bench(server: server)
     let lease = try #require(try bench.acquire("w1"))
     let ids = try bench.pendingKeystrokes(1, lease: lease, worker: "w1")
-    let search = event("s", "0/\(ids[0])/search", "search", settle: ids[0], extra: "0/\(ids[0])/end\nSUP\nCLR")
-    #expect(try bench.commit(lease: lease, events: [search, search], acks: []) == .integer(1))
+    let search = event("s", "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
+    #expect(try bench.commit(lease: lease, events: [search, search], acks: []) == .committed)
     #expect(try bench.storedEvents().map(\.type) == ["search"])
+  }
+
+  @Test func aReadUnderAStaleLeaseDeliversNothing() async throws {
+    let server = try await RedisServer.start()
+    defer { server.stop() }
+    let bench = try Bench(server: server)
+    let old = try #require(try bench.acquire("w1", lease: 60_000))
+    _ = try bench.connection.call(RESPCommand("DEL", bench.keys.lease(shard: 0)))
+    let new = try #require(try bench.acquire("w2"))
+    _ = try bench.connection.call(
+      RESPCommand("XADD", bench.keys.keystrokes(shard: 0), "*", "term", "t", "session", "u"))
+    let stale = try FencedRead.read(
+      [ShardHolding(shard: 0, lease: old)], keys: bench.keys, group: "workers", consumer: "w1", count: 100,
+      on: bench.connection)
+    #expect(stale == [0: .refused])
+    #expect(try bench.pendingCount() == 0, "nothing delivered to the worker whose lease is gone")
+    let current = try FencedRead.read(
+      [ShardHolding(shard: 0, lease: new)], keys: bench.keys, group: "workers", consumer: "w2", count: 100,
+      on: bench.connection)
+    guard case .entries(let entries) = current?[0] else {
+      Issue.record("expected the keystroke, got \(String(describing: current))")
+      return
+    }
+    #expect(entries.count == 1)
+    #expect(try bench.pendingCount() == 1)
+    let again = try FencedRead.read(
+      [ShardHolding(shard: 0, lease: new)], keys: bench.keys, group: "workers", consumer: "w2", count: 100,
+      on: bench.connection)
+    let last = try #require(entries.first?.array?.first?.string)
+    #expect(again == [0: .nothingAfter(last)], "nothing new: the id to wait after")
   }
 
   @Test func trimmingKeepsEveryPendingKeystroke() async throws {

@@ -9,7 +9,7 @@ import Testing
   private let holding = ShardHolding(shard: 3, lease: "7:w1")
 
   private func encoded(_ type: String) -> EncodedEvent {
-    EncodedEvent(type: type, json: Array("{\"type\":\"\(type)\"}".utf8), supersededJSON: [1], clearedJSON: [2])
+    EncodedEvent(type: type, json: Array("{\"type\":\"\(type)\"}".utf8), searchTerm: "t")
   }
 
   private func admit(_ ledger: inout SessionLedger, _ id: String, session: String? = "u1", term: String = "t")
@@ -29,7 +29,8 @@ import Testing
     #expect(search?.eventClass == "s")
     #expect(search?.key == "3/2-0/search")
     #expect(search?.acknowledged == [])
-    #expect(search?.extra == Array("3/2-0/end\n".utf8) + [1, 0x0A, 2])
+    #expect(search?.extra == Array("3/2-0/end".utf8))
+    #expect(search?.term == "t")
     let end = ledger.account(kind: .end, pipelineSession: second.session, line: 2) { _ in encoded("results") }
     #expect(end?.eventClass == "e")
     #expect(end?.key == "3/2-0/end")

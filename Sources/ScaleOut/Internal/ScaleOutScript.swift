@@ -18,15 +18,6 @@ enum ScaleOutScript: String, CaseIterable, Sendable {
   /// keystroke of the shard (any consumer's, any age): [next cursor, entries]; nil when the
   /// lease is not ours.
   case claim
-  /// KEYS lease, keystrokes; ARGV value, group, consumer, count. New keystrokes for this worker:
-  /// the entries, or (when there are none) the stream's last id to wait after; nil when the
-  /// lease is not ours.
-  case read
-  /// KEYS lease, keystrokes, events, open, last batch; ARGV value, group, keep, batch id, event
-  /// count, then 7 per event (class, session, key, type, json, extra, settling id), then the ids
-  /// to acknowledge. Appends the events and acknowledges the keystrokes if the lease is still
-  /// ours and this batch is not the one committed last: 1, else 0.
-  case commit
   /// KEYS lease, keystrokes; ARGV value. Trims the keystrokes below the oldest entry any group
   /// still needs (its oldest pending one, else its last delivered one): the count removed.
   case trim
@@ -72,102 +63,10 @@ enum ScaleOutScript: String, CaseIterable, Sendable {
       local r = redis.call('XAUTOCLAIM', KEYS[2], ARGV[2], ARGV[3], 0, ARGV[4], 'COUNT', ARGV[5])
       return {r[1], r[2]}
       """
-    case .read:
-      """
-      if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
-      local r = redis.call('XREADGROUP', 'GROUP', ARGV[2], ARGV[3], 'COUNT', ARGV[4], 'STREAMS', KEYS[2], '>')
-      if r then return r[1][2] end
-      local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
-      if #last > 0 then return last[1][1] end
-      return '0-0'
-      """
-    case .commit:
-      Self.commitSource
     case .trim:
       Self.trimSource
     }
   }
-
-  /// The fenced commit. Event classes: `s` a search (opens the session's search), `e` a search's
-  /// end (closes it), `S` and `E` a search and its end committed in one batch (nothing to open
-  /// or close), `c` a clear, `x` an input error, `o` anything else (waiting, partial).
-  ///
-  /// A batch is committed once: its id (the lease and the committer's count) is kept in the
-  /// shard's last-batch key, and a batch sent again after a lost reply finds it there and does
-  /// nothing. That costs one read per batch where checking each event's keystroke for still
-  /// being pending cost one per event. A search or clear arriving while another search of the
-  /// session is open (its worker died before its end) first ends that one with the `cancelled`
-  /// event stored when it opened; a search already open (committed by a worker that died, and
-  /// processed again) is not appended twice.
-  private static let commitSource = """
-    if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-    if redis.call('GET', KEYS[5]) == ARGV[4] then return 1 end
-    local now = nil
-    local function append(key, etype, session, json)
-      if session == '' then
-        redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], '*', 'key', key, 'type', etype, 'event', json)
-      else
-        redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], '*', 'key', key, 'type', etype,
-          'session', session, 'event', json)
-      end
-    end
-    local function split(s)
-      local out, start = {}, 1
-      while true do
-        local a = string.find(s, '\\n', start, true)
-        if not a then
-          out[#out + 1] = string.sub(s, start)
-          return out
-        end
-        out[#out + 1] = string.sub(s, start, a - 1)
-        start = a + 1
-      end
-    end
-    local function stamped(json)
-      local a, b = string.find(json, '"at_ms":0,', 1, true)
-      if not a then return json end
-      if not now then
-        local t = redis.call('TIME')
-        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-      end
-      return string.sub(json, 1, a - 1) .. '"at_ms":' .. now .. ',' .. string.sub(json, b + 1)
-    end
-    local function closeOpen(session, open, which)
-      local fields = split(open)
-      append(fields[2], 'cancelled', session, stamped(fields[which]))
-      redis.call('HDEL', KEYS[4], session)
-    end
-    local n = tonumber(ARGV[5])
-    local i = 6
-    for _ = 1, n do
-      local class, session, key, etype = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-      local json, extra = ARGV[i + 4], ARGV[i + 5]
-      i = i + 7
-      if class == 'o' or class == 'x' or class == 'E' then
-        append(key, etype, session, json)
-      elseif class == 's' or class == 'S' then
-        local open = redis.call('HGET', KEYS[4], session)
-        if not (open and split(open)[1] == key) then
-          if open then closeOpen(session, open, 3) end
-          append(key, etype, session, json)
-          if class == 's' then redis.call('HSET', KEYS[4], session, key .. '\\n' .. extra) end
-        end
-      elseif class == 'c' then
-        local open = redis.call('HGET', KEYS[4], session)
-        if open then closeOpen(session, open, 4) end
-        append(key, etype, session, json)
-      elseif class == 'e' then
-        append(key, etype, session, json)
-        local open = redis.call('HGET', KEYS[4], session)
-        if open and split(open)[1] == extra then redis.call('HDEL', KEYS[4], session) end
-      end
-    end
-    for j = i, #ARGV, 1000 do
-      redis.call('XACK', KEYS[2], ARGV[2], unpack(ARGV, j, math.min(j + 999, #ARGV)))
-    end
-    redis.call('SET', KEYS[5], ARGV[4])
-    return 1
-    """
 
   private static let trimSource = """
     if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end

@@ -43,7 +43,8 @@ public final class KeystrokePublisher: Sendable {
   /// The shards of the deployment.
   public let shardCount: Int
   private let endpoint: RedisEndpoint
-  private let keys: ScaleOutKeys
+  /// Each shard's keystroke stream, named once.
+  private let streams: [String]
   private let options: RESPConnection.Options
   private let notice: @Sendable (LinkNotice) -> Void
   private let refused: @Sendable (String) -> Void
@@ -58,8 +59,8 @@ public final class KeystrokePublisher: Sendable {
     notice: @escaping @Sendable (LinkNotice) -> Void, refused: @escaping @Sendable (String) -> Void
   ) throws {
     self.endpoint = endpoint
-    self.keys = keys
     self.shardCount = shardCount
+    streams = (0..<shardCount).map { keys.keystrokes(shard: $0) }
     self.options = options
     self.notice = notice
     self.refused = refused
@@ -213,10 +214,10 @@ public final class KeystrokePublisher: Sendable {
   }
 
   private func command(_ keystroke: Keystroke) -> RESPCommand {
-    let shard = ShardHash.shard(of: keystroke.session, shardCount: shardCount)
+    let stream = streams[ShardHash.shard(of: keystroke.session, shardCount: shardCount)]
     if let session = keystroke.session {
-      return RESPCommand("XADD", keys.keystrokes(shard: shard), "*", "term", keystroke.term, "session", session)
+      return RESPCommand("XADD", stream, "*", "term", keystroke.term, "session", session)
     }
-    return RESPCommand("XADD", keys.keystrokes(shard: shard), "*", "term", keystroke.term)
+    return RESPCommand("XADD", stream, "*", "term", keystroke.term)
   }
 }

@@ -1,6 +1,6 @@
-// The committer thread: takes the outbox's events in order and commits them, one fenced script
-// call per shard per round trip, every shard's call in one pipeline. A call refused by the fence
-// (the lease is gone) drops its events: the shard's next owner processes those keystrokes again.
+// The committer thread: takes the outbox's events in order and commits them, every shard's part in
+// one fenced transaction. A shard refused by the fence (the lease is gone) drops its events: the
+// shard's next owner processes those keystrokes again.
 import Foundation
 import RESP
 import Streams
@@ -46,7 +46,7 @@ final class EventCommitter: Sendable {
     defer { link.close() }
     let clock = ContinuousClock()
     while !stop.isSignalled {
-      let items = context.outbox.take(limit: 2_000)
+      let items = context.outbox.take(limit: 2_000, bytes: context.settings.commitBytes)
       if items.isEmpty {
         if draining.isSet { return }
         context.outbox.arrived.wait(timeout: .seconds(1), clock: clock, stop: stop)
@@ -70,51 +70,26 @@ final class EventCommitter: Sendable {
       byHolding[item.holding, default: []].append(item)
     }
     let batch = batches.add(1, ordering: .relaxed).newValue
-    let calls = order.map { holding in call(for: byHolding[holding] ?? [], of: holding, batch: batch) }
-    let replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
+    let shardBatches = order.map { holding in
+      ShardBatch(holding: holding, id: "\(holding.lease)#\(batch)", items: byHolding[holding] ?? [])
     }
-    for (holding, reply) in zip(order, replies) {
-      if let message = reply.errorMessage {
-        context.report(.commitFailed(shard: holding.shard, message: message))
-      } else if reply.integer == 0 {
-        context.report(.fencedOut(shard: holding.shard))
-      }
-    }
-  }
-
-  private func call(for items: [CommitItem], of holding: ShardHolding, batch: Int) -> ScriptCall {
     let keys = context.keys
-    let shard = holding.shard
-    let appended = items.filter { $0.eventClass != "a" }
-    var arguments: [any RESPArgument] = [
-      holding.lease, ScaleOutKeys.group, context.settings.eventsKept, "\(holding.lease)#\(batch)", appended.count,
-    ]
-    arguments.reserveCapacity(arguments.count + appended.count * 7 + items.count)
-    // A search whose end is in the same batch opens nothing at the server and its end closes
-    // nothing: both are appended, and the open-searches hash is not touched for them.
-    let endedSearches = Set(appended.lazy.filter { $0.eventClass == "e" }.map(\.extra))
-    var settledHere: Set<[UInt8]> = []
-    for item in appended {
-      var eventClass = item.eventClass
-      if eventClass == "s", endedSearches.contains(Array(item.key.utf8)) {
-        eventClass = "S"
-        settledHere.insert(Array(item.key.utf8))
-      } else if eventClass == "e", settledHere.contains(item.extra) {
-        eventClass = "E"
+    let kept = context.settings.eventsKept
+    var outcomes: [Int: FencedCommitOutcome]?
+    // A shard changing hands voids the transaction: decided again from what the server holds then
+    // (the shard that moved is then fenced out, the others committed).
+    repeat {
+      outcomes = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: FencedCommitOutcome]? in
+        try FencedCommit.commit(shardBatches, keys: keys, eventsKept: kept, on: connection)
       }
-      arguments +=
-        [eventClass, item.session ?? "", item.key, item.type, item.json, item.extra, item.settlingID]
-        as [any RESPArgument]
+    } while outcomes == nil && !stop.isSignalled
+    for holding in order {
+      switch outcomes?[holding.shard] {
+      case .failed(let message): context.report(.commitFailed(shard: holding.shard, message: message))
+      case .fencedOut: context.report(.fencedOut(shard: holding.shard))
+      case .committed, nil: break
+      }
     }
-    for item in items { arguments += item.acknowledged as [any RESPArgument] }
-    return ScriptCall(
-      script: .commit,
-      keys: [
-        keys.lease(shard: shard), keys.keystrokes(shard: shard), keys.events(shard: shard),
-        keys.openSearches(shard: shard), keys.lastBatch(shard: shard),
-      ],
-      arguments: arguments)
   }
 
   private func wait(_ signal: CancellationSignal, for limit: Duration) -> Bool {

@@ -1,12 +1,14 @@
 // Events between the pipeline and Redis: the pipeline's sink appends (a lock and an append,
-// nothing that waits), the committer thread takes them in order and commits them. Its size is
-// the reader's backpressure: the reader waits while it is full.
+// nothing that waits), the committer thread takes them in order and commits them. Its size, in
+// events and in bytes, is the reader's backpressure: the reader waits while it is full.
 import Synchronization
 
 final class EventOutbox: Sendable {
   private struct State {
     var items: [CommitItem] = []
     var head = 0
+    /// The footprint of the items waiting.
+    var bytes = 0
   }
 
   private let state = Mutex(State())
@@ -23,16 +25,32 @@ final class EventOutbox: Sendable {
   /// Items waiting.
   var count: Int { state.withLock { $0.items.count - $0.head } }
 
+  /// Whether more than `count` items or more than `bytes` of them are waiting.
+  func isFull(count: Int, bytes: Int) -> Bool {
+    state.withLock { $0.items.count - $0.head > count || $0.bytes > bytes }
+  }
+
   func add(_ item: CommitItem) {
-    state.withLock { $0.items.append(item) }
+    state.withLock { state in
+      state.items.append(item)
+      state.bytes += item.footprint
+    }
     arrived.signal()
   }
 
-  /// The oldest items, at most `limit`, in order.
-  func take(limit: Int) -> [CommitItem] {
+  /// The oldest items in order, at most `limit` of them and, beyond the first, at most `bytes`.
+  func take(limit: Int, bytes: Int = .max) -> [CommitItem] {
     let taken = state.withLock { state -> [CommitItem] in
-      let end = min(state.items.count, state.head + limit)
+      var end = state.head
+      var taken = 0
+      while end < state.items.count, end - state.head < limit {
+        let footprint = state.items[end].footprint
+        if end > state.head, taken + footprint > bytes { break }
+        taken += footprint
+        end += 1
+      }
       let batch = Array(state.items[state.head..<end])
+      state.bytes -= taken
       state.head = end
       if state.head == state.items.count {
         state.items.removeAll(keepingCapacity: true)
@@ -52,6 +70,7 @@ final class EventOutbox: Sendable {
     state.withLock { state in
       state.items = state.items[state.head...].filter { $0.holding != holding }
       state.head = 0
+      state.bytes = state.items.reduce(0) { $0 + $1.footprint }
     }
   }
 }

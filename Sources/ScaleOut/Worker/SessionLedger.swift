@@ -28,19 +28,25 @@ struct ShardHolding: Hashable, Sendable {
 
 /// What the committer is to do for one event: append it (or not) and acknowledge keystrokes.
 struct CommitItem: Sendable {
-  /// How the commit script treats it: `s` search, `e` end, `c` clear, `x` input error, `o` other,
-  /// `a` nothing to append (acknowledgements only).
+  /// How the commit treats it: `s` search, `e` end, `c` clear, `x` input error, `o` other, `a`
+  /// nothing to append (acknowledgements only).
   let eventClass: String
   let holding: ShardHolding
   let session: String?
   let key: String
   let type: String
   let json: [UInt8]
+  /// A search's end key; an end's search key.
   let extra: [UInt8]
+  /// A search's term (its `cancelled` events are made from it only if it is left open).
+  var term: String? = nil
   /// The entry the event is about (checked pending for ends, clears and input errors).
   let settlingID: String
   /// Entries acknowledged with it.
   let acknowledged: [String]
+
+  /// About the memory it holds while it waits for its commit, in bytes.
+  var footprint: Int { 160 + json.count + extra.count + key.utf8.count + 32 * acknowledged.count }
 }
 
 /// Maps input lines to entries and sessions; not thread-safe (the worker holds it behind a lock).
@@ -123,8 +129,8 @@ struct SessionLedger {
     switch kind {
     case .search:
       book.openSearch = line
-      let extra = Array((base + "end\n").utf8) + encoded.supersededJSON + [0x0A] + encoded.clearedJSON
-      item = commit("s", book, base + "search", encoded, extra: extra, settling: settling, acks: [])
+      item = commit(
+        "s", book, base + "search", encoded, extra: Array((base + "end").utf8), settling: settling, acks: [])
     case .other(let suffix):
       item = commit("o", book, base + suffix, encoded, extra: [], settling: settling, acks: [])
     case .end:
@@ -159,7 +165,7 @@ struct SessionLedger {
   ) -> CommitItem {
     CommitItem(
       eventClass: eventClass, holding: book.holding, session: book.session, key: key, type: encoded.type,
-      json: encoded.json, extra: extra, settlingID: settling, acknowledged: acks)
+      json: encoded.json, extra: extra, term: encoded.searchTerm, settlingID: settling, acknowledged: acks)
   }
 }
 
@@ -177,13 +183,12 @@ enum EventClass: Equatable {
   case other(String)
 }
 
-/// An event as the commit stores it: its type, its JSON, and for a search the two `cancelled`
-/// events that end it if its worker dies first (superseded, cleared).
+/// An event as the commit stores it: its type, its JSON, and for a search its term (the
+/// `cancelled` events that end it if its worker dies first are made from it when needed).
 struct EncodedEvent {
   let type: String
   let json: [UInt8]
-  let supersededJSON: [UInt8]
-  let clearedJSON: [UInt8]
+  var searchTerm: String? = nil
 }
 
 /// The pipeline input made from an entry: a keystroke of a pipeline session, or a refusal.

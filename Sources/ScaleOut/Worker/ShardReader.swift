@@ -49,7 +49,7 @@ final class ShardReader: Sendable {
       do throws(LinkFailure) {
         let (claims, held) = context.board.nextForReader()
         for holding in claims { try claimPending(of: holding, link: link) }
-        if context.outbox.count > context.settings.outboxLimit {
+        if context.outbox.isFull(count: context.settings.outboxLimit, bytes: context.settings.outboxBytes) {
           context.outbox.drained.wait(timeout: .seconds(1), clock: clock, stop: stop)
           continue
         }
@@ -94,33 +94,34 @@ final class ShardReader: Sendable {
     } while cursor != "0-0" && !stop.isSignalled
   }
 
-  /// Reads and feeds new keystrokes of every held shard in one round trip; false when none came.
+  /// Reads and feeds new keystrokes of every held shard (one fenced read, two round trips); false
+  /// when none came.
   private func readNew(of held: [ShardHolding], link: RedisLink, lastIDs: inout [Int: String]) throws(LinkFailure)
     -> Bool
   {
     let keys = context.keys
-    let calls = held.map { holding in
-      ScriptCall(
-        script: .read, keys: [keys.lease(shard: holding.shard), keys.keystrokes(shard: holding.shard)],
-        arguments: [holding.lease, ScaleOutKeys.group, context.settings.name, context.settings.readBatch])
+    let settings = context.settings
+    let outcomes = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: FencedReadOutcome]? in
+      try FencedRead.read(
+        held, keys: keys, group: ScaleOutKeys.group, consumer: settings.name, count: settings.readBatch,
+        on: connection)
     }
-    let replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
-    }
+    // A shard changed hands while the read was on its way: nothing was read; read again at once.
+    guard let outcomes else { return true }
     var anything = false
-    for (holding, reply) in zip(held, replies) {
-      switch reply {
-      case .array(let entries):
+    for holding in held {
+      switch outcomes[holding.shard] ?? .refused {
+      case .entries(let entries):
         admit(entries, of: holding)
-        anything = anything || !entries.isEmpty
-      case .bulkString, .simpleString:
-        lastIDs[holding.shard] = reply.string
-      case .error(let message) where message.contains("NOGROUP"):
+        anything = true
+      case .nothingAfter(let id):
+        lastIDs[holding.shard] = id
+      case .noGroup:
         // The stream or its group was deleted (or Redis restarted empty): made again, read next round.
         try createGroup(of: holding.shard, link: link)
         anything = true
-      default:
-        // Not ours any more (nil), or refused: the lease keeper notices at its next round.
+      case .refused:
+        // Not ours any more, or refused: the lease keeper notices at its next round.
         lastIDs[holding.shard] = nil
       }
     }

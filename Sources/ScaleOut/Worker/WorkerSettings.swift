@@ -15,24 +15,32 @@ public struct WorkerSettings: Sendable, Equatable {
   public var readBatch: Int
   /// Events waiting for their commit beyond which the reader stops reading. Default 20,000.
   public var outboxLimit: Int
+  /// Bytes of events waiting for their commit beyond which the reader stops reading (a results
+  /// event of 75 items is about 10 KB). Default 8 MiB.
+  public var outboxBytes: Int
   /// Timeouts of each connection.
   public var connection: RESPConnection.Options
 
   /// Settings with every default but the name.
   public init(
     name: String, lease: Duration = .seconds(5), eventsKept: Int = 10_000, readBatch: Int = 1_000,
-    outboxLimit: Int = 20_000, connection: RESPConnection.Options = RESPConnection.Options()
+    outboxLimit: Int = 20_000, outboxBytes: Int = 8 << 20,
+    connection: RESPConnection.Options = RESPConnection.Options()
   ) {
     self.name = name
     self.lease = lease
     self.eventsKept = eventsKept
     self.readBatch = readBatch
     self.outboxLimit = outboxLimit
+    self.outboxBytes = outboxBytes
     self.connection = connection
   }
 
   /// The gap between lease rounds (heartbeat, renewal, balancing): a tenth of the lease.
   var round: Duration { lease / 10 }
+
+  /// The most bytes of events one commit carries (beyond its first event).
+  var commitBytes: Int { 4 << 20 }
 
   /// Rounds between trims of the keystroke streams.
   var roundsPerTrim: Int { 20 }

@@ -53,20 +53,13 @@ final class WorkerSink: Sendable {
   private func encode(_ event: SearchEvent, session: String?) -> EncodedEvent {
     let stamped = SearchEvent(
       seq: 0, atMilliseconds: wallClock.millisecondsSinceEpoch, session: session, kind: event.kind)
-    var superseded: [UInt8] = []
-    var cleared: [UInt8] = []
-    if case .search(let term) = event.kind {
-      // The ends stored with an open search; the commit script stamps their at_ms when it uses one.
-      superseded = Self.json(
-        SearchEvent(seq: 0, atMilliseconds: 0, session: session, kind: .cancelled(term: term, reason: .superseded)))
-      cleared = Self.json(
-        SearchEvent(seq: 0, atMilliseconds: 0, session: session, kind: .cancelled(term: term, reason: .cleared)))
-    }
-    return EncodedEvent(
-      type: event.typeName, json: Self.json(stamped), supersededJSON: superseded, clearedJSON: cleared)
+    var term: String?
+    if case .search(let searched) = event.kind { term = searched }
+    return EncodedEvent(type: event.typeName, json: Self.json(stamped), searchTerm: term)
   }
 
-  private static func json(_ event: SearchEvent) -> [UInt8] {
+  /// The event's JSON object, without the line's newline.
+  static func json(_ event: SearchEvent) -> [UInt8] {
     var bytes: [UInt8] = []
     JSONLinesEncoder().encode(event, into: &bytes)
     if bytes.last == 0x0A { bytes.removeLast() }

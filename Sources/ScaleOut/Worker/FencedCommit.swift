@@ -1,0 +1,125 @@
+// The fenced commit without a script: the shards' fencing counters are watched (`WATCH`), their
+// leases, last batches and the open searches the batch touches are read with the server's time,
+// and what the batch does is decided here; then every shard's appends, acknowledgements and
+// bookkeeping go in one `MULTI`/`EXEC`. Another worker taking a shard increments its counter, which
+// makes `EXEC` do nothing: a worker that lost a shard commits nothing more, and the batch is
+// decided again from what the server holds then. Done in a script, each event's arguments were
+// made into Lua values and each append went through Lua: about three quarters of the commit's
+// cost at the server.
+import Pipeline
+import RESP
+
+/// One shard's part of a commit: its events in order, and the keystrokes they acknowledge.
+struct ShardBatch {
+  let holding: ShardHolding
+  /// The batch's id (`<lease>#<count>`): a batch sent again after a lost reply is not committed
+  /// twice.
+  let id: String
+  let items: [CommitItem]
+}
+
+/// What a commit did for one shard.
+enum FencedCommitOutcome: Equatable {
+  /// Appended and acknowledged (or found already committed).
+  case committed
+  /// The lease is not ours: nothing was written.
+  case fencedOut
+  /// The server refused a write (a key of another type, say).
+  case failed(String)
+}
+
+enum FencedCommit {
+  /// Commits `batches` in two round trips on `connection`; nil when a shard changed hands while
+  /// the commit was on its way (nothing was written: decide again).
+  static func commit(_ batches: [ShardBatch], keys: ScaleOutKeys, eventsKept: Int, on connection: RESPConnection)
+    throws(RESPError) -> [Int: FencedCommitOutcome]?
+  {
+    guard !batches.isEmpty else { return [:] }
+    // What the decisions depend on: the leases, the last batches, the server's time (a search left
+    // open by a dead worker is ended at it) and the open searches of the sessions concerned.
+    var reads = [
+      RESPCommand("WATCH", arguments: batches.map { keys.fence(shard: $0.holding.shard) }),
+      RESPCommand(
+        "MGET",
+        arguments: batches.flatMap { [keys.lease(shard: $0.holding.shard), keys.lastBatch(shard: $0.holding.shard)] }),
+      RESPCommand("TIME"),
+    ]
+    let sessionsToLook = batches.map(Self.sessionsToLook)
+    for (batch, sessions) in zip(batches, sessionsToLook) where !sessions.isEmpty {
+      reads.append(RESPCommand("HMGET", arguments: [keys.openSearches(shard: batch.holding.shard)] + sessions))
+    }
+    let seen = try connection.readyPipeline(reads)
+    guard seen.count == reads.count, let state = seen[1].array, state.count == 2 * batches.count else {
+      _ = try connection.readyCall(RESPCommand("UNWATCH"))
+      return Dictionary(uniqueKeysWithValues: batches.map { ($0.holding.shard, .failed("unexpected reply")) })
+    }
+    let now = Self.milliseconds(seen[2])
+    var outcomes: [Int: FencedCommitOutcome] = [:]
+    var writes = [RESPCommand("MULTI")]
+    var segments: [(shard: Int, range: Range<Int>)] = []
+    var openReplies = seen[3...].makeIterator()
+    for (index, batch) in batches.enumerated() {
+      let sessions = sessionsToLook[index]
+      let openValues = sessions.isEmpty ? [] : openReplies.next()?.array ?? []
+      let shard = batch.holding.shard
+      guard case .bulkString(let lease) = state[2 * index], lease.elementsEqual(batch.holding.lease.utf8) else {
+        outcomes[shard] = .fencedOut
+        continue
+      }
+      if case .bulkString(let last) = state[2 * index + 1], last.elementsEqual(batch.id.utf8) {
+        outcomes[shard] = .committed
+        continue
+      }
+      var open: [String: [UInt8]] = [:]
+      for (session, value) in zip(sessions, openValues) {
+        if case .bulkString(let bytes) = value { open[session] = bytes }
+      }
+      let first = writes.count
+      var plan = ShardWrites(keys: keys, shard: shard, eventsKept: eventsKept, now: now, open: open)
+      plan.add(batch)
+      writes += plan.commands
+      segments.append((shard, first..<writes.count))
+    }
+    guard !segments.isEmpty else {
+      _ = try connection.readyCall(RESPCommand("UNWATCH"))
+      return outcomes
+    }
+    writes.append(RESPCommand("EXEC"))
+    let replies = try connection.readyPipeline(writes)
+    guard let executed = replies.last else { throw .protocolViolation("no reply to EXEC") }
+    switch executed {
+    case .null:
+      return nil
+    case .array(let results) where results.count == writes.count - 2:
+      for segment in segments {
+        // Replies of the transaction are numbered from the first command after MULTI.
+        let failure = results[(segment.range.lowerBound - 1)..<(segment.range.upperBound - 1)].lazy
+          .compactMap(\.errorMessage).first
+        outcomes[segment.shard] = failure.map { .failed($0) } ?? .committed
+      }
+    default:
+      let message = executed.errorMessage ?? "the transaction was refused"
+      for segment in segments { outcomes[segment.shard] = .failed(message) }
+    }
+    return outcomes
+  }
+
+  /// The sessions whose open search the batch may start, end or replace.
+  private static func sessionsToLook(_ batch: ShardBatch) -> [String] {
+    var seen = Set<String>()
+    var sessions: [String] = []
+    for item in batch.items where item.eventClass != "o" && item.eventClass != "x" && item.eventClass != "a" {
+      let session = item.session ?? ""
+      if seen.insert(session).inserted { sessions.append(session) }
+    }
+    return sessions
+  }
+
+  /// `TIME`'s reply (`[seconds, microseconds]`) in milliseconds; 0 for anything else.
+  private static func milliseconds(_ reply: RESPValue) -> Int64 {
+    guard let parts = reply.array, parts.count == 2, let seconds = parts[0].integer, let micros = parts[1].integer,
+      seconds >= 0, seconds < Int64.max / 2_000, micros >= 0
+    else { return 0 }
+    return seconds * 1_000 + micros / 1_000
+  }
+}

@@ -1,0 +1,92 @@
+// The reader's fence without a script: the held shards' fencing counters are watched (`WATCH`)
+// and their leases read, then the shards whose lease is ours are read with `XREADGROUP` inside
+// `MULTI`/`EXEC`. Another worker taking a shard increments its counter, which makes `EXEC` do
+// nothing, so no keystroke is delivered to this worker once another holds the shard. (Watching the
+// counter rather than the lease means a renewal does not void the read; a lease that merely
+// expired, with nobody holding the shard since, delivers to this worker what its next owner claims
+// anyway.) Done in a script, the same read cost the server about three times as much CPU: every
+// entry of the reply was made into Lua values and back.
+import RESP
+
+/// What one fenced read found for one shard.
+enum FencedReadOutcome: Equatable {
+  /// New keystrokes for this worker (now pending under its name), in stream order.
+  case entries([RESPValue])
+  /// Nothing new; the stream's last id (`0-0` when empty), to wait after.
+  case nothingAfter(String)
+  /// The stream or its group is missing (deleted, or Redis restarted empty).
+  case noGroup
+  /// The lease is not ours, or the server refused the read: nothing was read.
+  case refused
+}
+
+enum FencedRead {
+  /// Reads up to `count` new keystrokes of each of `held` as consumer `consumer` of `group`, in
+  /// two round trips on `connection`; nil when a shard changed hands while the read was on its
+  /// way (nothing was read: read again).
+  static func read(
+    _ held: [ShardHolding], keys: ScaleOutKeys, group: String, consumer: String, count: Int,
+    on connection: RESPConnection
+  ) throws(RESPError) -> [Int: FencedReadOutcome]? {
+    guard !held.isEmpty else { return [:] }
+    let seen = try connection.readyPipeline([
+      RESPCommand("WATCH", arguments: held.map { keys.fence(shard: $0.shard) }),
+      RESPCommand("MGET", arguments: held.map { keys.lease(shard: $0.shard) }),
+    ])
+    let values = seen.count == 2 ? seen[1].array ?? [] : []
+    var outcomes: [Int: FencedReadOutcome] = [:]
+    var ours: [ShardHolding] = []
+    for (index, holding) in held.enumerated() {
+      if index < values.count, case .bulkString(let value) = values[index], value.elementsEqual(holding.lease.utf8) {
+        ours.append(holding)
+      } else {
+        outcomes[holding.shard] = .refused
+      }
+    }
+    guard !ours.isEmpty else {
+      _ = try connection.readyCall(RESPCommand("UNWATCH"))
+      return outcomes
+    }
+    var commands = [RESPCommand("MULTI")]
+    for holding in ours {
+      let stream = keys.keystrokes(shard: holding.shard)
+      commands.append(RESPCommand("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">"))
+      commands.append(RESPCommand("XREVRANGE", stream, "+", "-", "COUNT", 1))
+    }
+    commands.append(RESPCommand("EXEC"))
+    let replies = try connection.readyPipeline(commands)
+    guard let executed = replies.last else { throw .protocolViolation("no reply to EXEC") }
+    switch executed {
+    case .null:
+      return nil
+    case .array(let results) where results.count == 2 * ours.count:
+      for (index, holding) in ours.enumerated() {
+        outcomes[holding.shard] = outcome(read: results[2 * index], last: results[2 * index + 1])
+      }
+    default:
+      // Refused as a whole (EXECABORT, or a reply no server gives): nothing was read.
+      for holding in ours { outcomes[holding.shard] = .refused }
+    }
+    return outcomes
+  }
+
+  /// One shard's part of the transaction: `XREADGROUP`'s reply (`[[stream, entries]]`, or null
+  /// for nothing new) and `XREVRANGE … COUNT 1`'s (`[[id, fields]]`, or `[]`).
+  private static func outcome(read: RESPValue, last: RESPValue) -> FencedReadOutcome {
+    switch read {
+    case .array(let streams):
+      guard let stream = streams.first?.array, stream.count == 2, let entries = stream[1].array else {
+        return .refused
+      }
+      if !entries.isEmpty { return .entries(entries) }
+    case .null:
+      break
+    case .error(let message) where message.contains("NOGROUP"):
+      return .noGroup
+    default:
+      return .refused
+    }
+    guard let newest = last.array else { return .refused }
+    return .nothingAfter(newest.first?.array?.first?.string ?? "0-0")
+  }
+}

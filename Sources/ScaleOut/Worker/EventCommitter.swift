@@ -12,6 +12,9 @@ final class EventCommitter: Sendable {
   let stop: CancellationSignal
   private let finished: CancellationSignal
   private let draining = AtomicFlag()
+  /// How long the committer waits for more after committing fewer than `lingerBelow` events.
+  static let linger = Duration.milliseconds(2)
+  static let lingerBelow = 128
   /// Counts the commit round trips: with the lease, a batch's id, the same when it is sent again.
   private let batches = Atomic<Int>(0)
 
@@ -58,6 +61,11 @@ final class EventCommitter: Sendable {
         // Stopped, or a failure no reconnection fixes: what is left is processed again by the
         // shards' next owners.
         return
+      }
+      // A small batch: the next waits a moment for more, so that at a steady trickle a commit
+      // (two round trips and a transaction) carries many events, not one or two.
+      if items.count < Self.lingerBelow, !draining.isSet {
+        if StopWait.wait(for: Self.linger, clock: clock, stop: stop) { return }
       }
     }
   }

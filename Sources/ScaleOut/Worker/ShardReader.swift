@@ -14,6 +14,12 @@ final class ShardReader: Sendable {
   private let finished: CancellationSignal
   /// The longest a blocking read waits before looking at the board again.
   static let blockMilliseconds = 500
+  /// After a read that found fewer than `lingerBelow` keystrokes (or a wake from a blocking
+  /// read), the reader waits this long before reading again, so that at a steady trickle each
+  /// read (two round trips and a transaction) carries a few hundred keystrokes, not a handful.
+  /// Small beside the debounce every keystroke waits anyway.
+  static let linger = Duration.milliseconds(5)
+  static let lingerBelow = 256
   /// The longest term accepted from an entry, as from an input line.
   static let maxTermBytes = InputLine.defaultMaxLength
 
@@ -45,6 +51,7 @@ final class ShardReader: Sendable {
     let clock = ContinuousClock()
     var lastIDs: [Int: String] = [:]
     var registered = 0
+    var lingering = false
     while !stop.isSignalled {
       do throws(LinkFailure) {
         let (claims, held) = context.board.nextForReader()
@@ -57,9 +64,16 @@ final class ShardReader: Sendable {
           context.board.changed.wait(timeout: .seconds(1), clock: clock, stop: stop)
           continue
         }
-        let anything = try readNew(of: held, link: link, lastIDs: &lastIDs)
-        if !anything {
+        if lingering {
+          lingering = false
+          if StopWait.wait(for: Self.linger, clock: clock, stop: stop) { return }
+          continue
+        }
+        if let delivered = try readNew(of: held, link: link, lastIDs: &lastIDs) {
+          lingering = delivered < Self.lingerBelow
+        } else {
           try block(on: held, after: lastIDs, link: link, registered: &registered)
+          lingering = true
         }
       } catch {
         // Stopped, or a failure reconnecting cannot fix (credentials refused): the reader ends,
@@ -94,10 +108,10 @@ final class ShardReader: Sendable {
     } while cursor != "0-0" && !stop.isSignalled
   }
 
-  /// Reads and feeds new keystrokes of every held shard (one fenced read, two round trips); false
-  /// when none came.
+  /// Reads and feeds new keystrokes of every held shard (one fenced read, two round trips): how
+  /// many came, or nil when none did and none is to be read at once (the reader may block).
   private func readNew(of held: [ShardHolding], link: RedisLink, lastIDs: inout [Int: String]) throws(LinkFailure)
-    -> Bool
+    -> Int?
   {
     let keys = context.keys
     let settings = context.settings
@@ -107,13 +121,15 @@ final class ShardReader: Sendable {
         on: connection)
     }
     // A shard changed hands while the read was on its way: nothing was read; read again at once.
-    guard let outcomes else { return true }
+    guard let outcomes else { return 0 }
     var anything = false
+    var delivered = 0
     for holding in held {
       switch outcomes[holding.shard] ?? .refused {
       case .entries(let entries):
         admit(entries, of: holding)
         anything = true
+        delivered += entries.count
       case .nothingAfter(let id):
         lastIDs[holding.shard] = id
       case .noGroup:
@@ -125,7 +141,7 @@ final class ShardReader: Sendable {
         lastIDs[holding.shard] = nil
       }
     }
-    return anything
+    return anything ? delivered : nil
   }
 
   /// Waits for a keystroke after `lastIDs` on any held shard, at most half a second.

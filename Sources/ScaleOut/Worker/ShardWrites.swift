@@ -11,6 +11,7 @@ struct ShardWrites {
   private let keys: ScaleOutKeys
   private let shard: Int
   private let eventsKept: Int
+  private let events: String
   /// The server's time in milliseconds: the instant of a `cancelled` event ending an open search.
   private let now: Int64
   /// Session → its open search as stored: search key, end key, superseded and cleared events,
@@ -23,6 +24,7 @@ struct ShardWrites {
     self.keys = keys
     self.shard = shard
     self.eventsKept = eventsKept
+    events = keys.events(shard: shard)
     self.now = now
     self.open = open
   }
@@ -79,7 +81,7 @@ struct ShardWrites {
   }
 
   private mutating func append(key: [UInt8], type: String, session: String, json: [UInt8]) {
-    var arguments: [any RESPArgument] = [keys.events(shard: shard), "MAXLEN", "~", eventsKept, "*", "key", key]
+    var arguments: [any RESPArgument] = [events, "MAXLEN", "~", eventsKept, "*", "key", key]
     arguments += ["type", type]
     if !session.isEmpty { arguments += ["session", session] }
     arguments += ["event", json]

@@ -47,30 +47,63 @@ public struct RESPCommand: Sendable, Hashable {
   }
 }
 
-/// A value that can be one argument of a ``RESPCommand``.
+/// A value that can be one argument of a ``RESPCommand`` or a ``RESPRequest``.
 public protocol RESPArgument: Sendable {
   /// The bytes sent for it.
   var respBytes: [UInt8] { get }
+  /// Appends it as a RESP bulk string (`$<length>\r\n<bytes>\r\n`) to `bytes`. The default
+  /// writes ``respBytes``; the standard conformances write their bytes without a copy of their own.
+  func appendRESPBulkString(to bytes: inout [UInt8])
+}
+
+extension RESPArgument {
+  /// Appends ``respBytes`` as a RESP bulk string.
+  public func appendRESPBulkString(to bytes: inout [UInt8]) {
+    let content = respBytes
+    RESPDecimal.appendBulk(content, count: content.count, to: &bytes)
+  }
 }
 
 extension String: RESPArgument {
   /// The string's UTF-8.
   public var respBytes: [UInt8] { Array(utf8) }
+
+  /// Appends the string's UTF-8 as a RESP bulk string.
+  public func appendRESPBulkString(to bytes: inout [UInt8]) {
+    RESPDecimal.appendBulk(utf8, count: utf8.count, to: &bytes)
+  }
 }
 
 extension Substring: RESPArgument {
   /// The string's UTF-8.
   public var respBytes: [UInt8] { Array(utf8) }
+
+  /// Appends the string's UTF-8 as a RESP bulk string.
+  public func appendRESPBulkString(to bytes: inout [UInt8]) {
+    RESPDecimal.appendBulk(utf8, count: utf8.count, to: &bytes)
+  }
 }
 
 extension Array: RESPArgument where Element == UInt8 {
   /// The bytes themselves.
   public var respBytes: [UInt8] { self }
+
+  /// Appends the bytes as a RESP bulk string.
+  public func appendRESPBulkString(to bytes: inout [UInt8]) {
+    RESPDecimal.appendBulk(self, count: count, to: &bytes)
+  }
 }
 
 extension Int: RESPArgument {
   /// The number in decimal, as Redis reads numbers.
   public var respBytes: [UInt8] { Array(String(self).utf8) }
+
+  /// Appends the number in decimal as a RESP bulk string.
+  public func appendRESPBulkString(to bytes: inout [UInt8]) {
+    var digits: [UInt8] = []
+    RESPDecimal.append(self, to: &digits)
+    RESPDecimal.appendBulk(digits, count: digits.count, to: &bytes)
+  }
 }
 
 extension Int64: RESPArgument {

@@ -84,7 +84,9 @@ public final class RESPConnection {
     }
     if endpoint.database != 0 { setup.append(RESPCommand("SELECT", endpoint.database)) }
     guard !setup.isEmpty else { return }
-    let replies = try exchange(setup, deadline: deadline, limit: options.connectTimeout)
+    var request = RESPRequest()
+    for command in setup { request.append(command) }
+    let replies = try exchange(request, deadline: deadline, limit: options.connectTimeout)
     if let waiting = replies.first(where: \.isNotReadyError)?.errorMessage {
       close()
       throw .notReady(waiting)
@@ -117,9 +119,20 @@ public final class RESPConnection {
   /// - Throws: ``RESPError`` on a timeout (one `timeout` for the whole exchange), a lost
   ///   connection, a bad reply or a stop.
   public func pipeline(_ commands: [RESPCommand], timeout: Duration? = nil) throws(RESPError) -> [RESPValue] {
-    guard !commands.isEmpty else { return [] }
+    var request = RESPRequest()
+    for command in commands { request.append(command) }
+    return try pipeline(request, timeout: timeout)
+  }
+
+  /// Sends the commands of `request` at once and returns their replies in order, as
+  /// a pipeline of commands does.
+  ///
+  /// - Throws: ``RESPError`` on a timeout (one `timeout` for the whole exchange), a lost
+  ///   connection, a bad reply or a stop.
+  public func pipeline(_ request: RESPRequest, timeout: Duration? = nil) throws(RESPError) -> [RESPValue] {
+    guard request.count > 0 else { return [] }
     let limit = timeout ?? options.replyTimeout
-    return try exchange(commands, deadline: clock.now.advanced(by: limit), limit: limit)
+    return try exchange(request, deadline: clock.now.advanced(by: limit), limit: limit)
   }
 
   /// Closes the socket; later calls throw ``RESPError/closed``.
@@ -133,7 +146,7 @@ public final class RESPConnection {
     descriptor = -1
   }
 
-  private func exchange(_ commands: [RESPCommand], deadline: ContinuousClock.Instant, limit: Duration)
+  private func exchange(_ outgoing: RESPRequest, deadline: ContinuousClock.Instant, limit: Duration)
     throws(RESPError) -> [RESPValue]
   {
     guard descriptor >= 0 else { throw .closed }
@@ -141,14 +154,14 @@ public final class RESPConnection {
       // Bytes nobody asked for mean the stream is out of step: a reply would be paired with the
       // wrong command.
       guard parser.isIdle else { throw .protocolViolation("data the client did not ask for") }
-      var request: [UInt8] = []
-      for command in commands { command.encode(into: &request) }
+      let request = outgoing.encoded
+      let expected = outgoing.count
       var sent = 0
       var replies: [RESPValue] = []
-      replies.reserveCapacity(commands.count)
+      replies.reserveCapacity(expected)
       while true {
-        while replies.count < commands.count, let reply = try parser.next() { replies.append(reply) }
-        if replies.count == commands.count {
+        while replies.count < expected, let reply = try parser.next() { replies.append(reply) }
+        if replies.count == expected {
           guard sent == request.count else { throw .protocolViolation("replies before the whole request was sent") }
           return replies
         }

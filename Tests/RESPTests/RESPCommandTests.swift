@@ -15,6 +15,21 @@ import Testing
   @Test func encodesUnicodeAsUTF8Bytes() {
     #expect(RESPCommand("SET", "é").encoded == Array("*2\r\n$3\r\nSET\r\n$2\r\né\r\n".utf8))
   }
+
+  @Test func aRequestEncodesItsCommandsAsTheCommandsThemselvesDo() {
+    let arguments: [any RESPArgument] = [
+      "keys", Substring("*"), 42, -7, Int.min, Int64(9), [UInt8]([0, 0x0D, 0x0A]), "é", "",
+    ]
+    var request = RESPRequest()
+    request.append("XADD", arguments: arguments)
+    request.append(RESPCommand("PING"))
+    request.append("GET", "k")
+    #expect(request.count == 3)
+    #expect(
+      request.encoded
+        == RESPCommand("XADD", arguments: arguments).encoded + RESPCommand("PING").encoded
+        + RESPCommand("GET", "k").encoded)
+  }
 }
 
 @Suite struct RedisEndpointTests {

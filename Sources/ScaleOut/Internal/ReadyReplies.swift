@@ -13,6 +13,14 @@ extension RESPConnection {
     return replies
   }
 
+  /// ``RESPConnection/pipeline(_:timeout:)`` of a request built beforehand, throwing
+  /// ``RESPError/notReady(_:)`` when a reply says the server cannot answer yet.
+  func readyPipeline(_ request: RESPRequest, timeout: Duration? = nil) throws(RESPError) -> [RESPValue] {
+    let replies = try pipeline(request, timeout: timeout)
+    if let waiting = replies.first(where: \.isNotReadyError)?.errorMessage { throw .notReady(waiting) }
+    return replies
+  }
+
   /// ``RESPConnection/call(_:timeout:)``, throwing ``RESPError/notReady(_:)`` when the reply
   /// says the server cannot answer yet.
   func readyCall(_ command: RESPCommand, timeout: Duration? = nil) throws(RESPError) -> RESPValue {

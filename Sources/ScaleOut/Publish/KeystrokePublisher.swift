@@ -179,11 +179,13 @@ public final class KeystrokePublisher: Sendable {
         arrived.wait(timeout: .seconds(1), clock: clock, stop: stopSignal)
         continue
       }
-      let commands = batch.map(command)
+      var request = RESPRequest()
+      request.reserveCapacity(batch.count * 96)
+      for keystroke in batch { append(keystroke, to: &request) }
       let replies: [RESPValue]
       do throws(LinkFailure) {
         replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-          try connection.readyPipeline(commands)
+          try connection.readyPipeline(request)
         }
       } catch {
         return
@@ -213,11 +215,12 @@ public final class KeystrokePublisher: Sendable {
     }
   }
 
-  private func command(_ keystroke: Keystroke) -> RESPCommand {
+  private func append(_ keystroke: Keystroke, to request: inout RESPRequest) {
     let stream = streams[ShardHash.shard(of: keystroke.session, shardCount: shardCount)]
     if let session = keystroke.session {
-      return RESPCommand("XADD", stream, "*", "term", keystroke.term, "session", session)
+      request.append("XADD", stream, "*", "term", keystroke.term, "session", session)
+    } else {
+      request.append("XADD", stream, "*", "term", keystroke.term)
     }
-    return RESPCommand("XADD", stream, "*", "term", keystroke.term)
   }
 }

@@ -55,7 +55,8 @@ enum FencedCommit {
     }
     let now = Self.milliseconds(seen[2])
     var outcomes: [Int: FencedCommitOutcome] = [:]
-    var writes = [RESPCommand("MULTI")]
+    var writes = RESPRequest()
+    writes.append("MULTI")
     var segments: [(shard: Int, range: Range<Int>)] = []
     var openReplies = seen[3...].makeIterator()
     for (index, batch) in batches.enumerated() {
@@ -75,16 +76,19 @@ enum FencedCommit {
         if case .bulkString(let bytes) = value { open[session] = bytes }
       }
       let first = writes.count
-      var plan = ShardWrites(keys: keys, shard: shard, eventsKept: eventsKept, now: now, open: open)
+      var plan = ShardWrites(
+        keys: keys, shard: shard, eventsKept: eventsKept, now: now, open: open, appendingTo: writes)
+      // The request moves into the plan and back: appended to in place, not copied.
+      writes = RESPRequest()
       plan.add(batch)
-      writes += plan.commands
+      writes = plan.request
       segments.append((shard, first..<writes.count))
     }
     guard !segments.isEmpty else {
       _ = try connection.readyCall(RESPCommand("UNWATCH"))
       return outcomes
     }
-    writes.append(RESPCommand("EXEC"))
+    writes.append("EXEC")
     let replies = try connection.readyPipeline(writes)
     guard let executed = replies.last else { throw .protocolViolation("no reply to EXEC") }
     switch executed {

@@ -18,9 +18,14 @@ struct ShardWrites {
   /// separated by newlines.
   private var open: [String: [UInt8]]
   /// The commands, in order, to run inside the transaction.
-  private(set) var commands: [RESPCommand] = []
+  private(set) var request: RESPRequest
 
-  init(keys: ScaleOutKeys, shard: Int, eventsKept: Int, now: Int64, open: [String: [UInt8]]) {
+  /// Writes appended to `request`.
+  init(
+    keys: ScaleOutKeys, shard: Int, eventsKept: Int, now: Int64, open: [String: [UInt8]],
+    appendingTo request: RESPRequest
+  ) {
+    self.request = request
     self.keys = keys
     self.shard = shard
     self.eventsKept = eventsKept
@@ -50,14 +55,14 @@ struct ShardWrites {
           let value =
             key + [0x0A] + item.extra + [0x0A] + Self.cancelled(item, reason: .superseded) + [0x0A]
             + Self.cancelled(item, reason: .cleared)
-          commands.append(RESPCommand("HSET", openKey, session, value))
+          request.append("HSET", openKey, session, value)
           open[session] = value
         }
       case "e":
         append(item)
         if settledHere.contains(item.extra) { continue }
         if let current = open[session], Self.field(0, of: current).elementsEqual(item.extra) {
-          commands.append(RESPCommand("HDEL", openKey, session))
+          request.append("HDEL", openKey, session)
           open[session] = nil
         }
       case "c":
@@ -69,11 +74,10 @@ struct ShardWrites {
     }
     let acknowledged = batch.items.flatMap(\.acknowledged)
     if !acknowledged.isEmpty {
-      commands.append(
-        RESPCommand(
-          "XACK", arguments: [keys.keystrokes(shard: shard), ScaleOutKeys.group] + acknowledged as [any RESPArgument]))
+      request.append(
+        "XACK", arguments: [keys.keystrokes(shard: shard), ScaleOutKeys.group] + acknowledged as [any RESPArgument])
     }
-    commands.append(RESPCommand("SET", keys.lastBatch(shard: shard), batch.id))
+    request.append("SET", keys.lastBatch(shard: shard), batch.id)
   }
 
   private mutating func append(_ item: CommitItem) {
@@ -81,11 +85,12 @@ struct ShardWrites {
   }
 
   private mutating func append(key: [UInt8], type: String, session: String, json: [UInt8]) {
-    var arguments: [any RESPArgument] = [events, "MAXLEN", "~", eventsKept, "*", "key", key]
-    arguments += ["type", type]
-    if !session.isEmpty { arguments += ["session", session] }
-    arguments += ["event", json]
-    commands.append(RESPCommand("XADD", arguments: arguments))
+    if session.isEmpty {
+      request.append("XADD", events, "MAXLEN", "~", eventsKept, "*", "key", key, "type", type, "event", json)
+    } else {
+      request.append(
+        "XADD", events, "MAXLEN", "~", eventsKept, "*", "key", key, "type", type, "session", session, "event", json)
+    }
   }
 
   /// Ends the open search `current` of `session` with its stored `cancelled` event (field
@@ -94,7 +99,7 @@ struct ShardWrites {
     append(
       key: Array(Self.field(1, of: current)), type: "cancelled", session: session,
       json: Self.stamped(Array(Self.field(eventField, of: current)), at: now))
-    commands.append(RESPCommand("HDEL", keys.openSearches(shard: shard), session))
+    request.append("HDEL", keys.openSearches(shard: shard), session)
     open[session] = nil
   }
 

@@ -109,4 +109,9 @@ struct PostingLists: Sendable {
   func count(in ids: Range<Int>) -> Int {
     ids.isEmpty ? 0 : Int(start[ids.upperBound] - start[ids.lowerBound])
   }
+
+  /// How many ranks the lists of `words` hold together, with repeats.
+  func count(of words: CatalogWordSet) -> Int {
+    words.ranges.reduce(0) { $0 + count(in: $1) }
+  }
 }

@@ -84,9 +84,15 @@ extension CatalogSearch {
       let itemBits = itemWordBits[Int(rank)]
       return bits.allSatisfy { itemBits & $0 != 0 }
     }
-    // Tier 5, whole: its names end with a word the last query word equals or is a typo of.
+    // Tier 5, whole: its names end with a word the last query word equals or is a typo of. Those
+    // words are among the last word's matches: when few names end with one of them, those names
+    // are the candidates, and the trie is not walked again for the exact words.
+    let lastMatches = matching[last]
     let lastWhole =
-      allowances[last] > 0 ? whole[last].union(index.typos(of: query.words[last], prefix: false)) : whole[last]
+      allowances[last] == 0
+      ? whole[last]
+      : lastMatches.count <= Self.fewWords && index.nameEnds.count(of: lastMatches) <= Self.fewCandidates
+        ? lastMatches : whole[last].union(index.typos(of: query.words[last], prefix: false))
     let exactTypos = exactTypoNames(matching: matching, whole: whole, lastWhole: lastWhole, hasBits: hasBits)
     guard exactTypos.count < limit else {
       ranks.append(contentsOf: exactTypos.prefix(limit))
@@ -133,20 +139,23 @@ extension CatalogSearch {
     ranks.append(contentsOf: tiers.joined().prefix(limit))
   }
 
+  /// How many words and postings a list of candidates may have to be walked instead of the
+  /// trie's exact answer: a few hundred candidates cost about what a walk of the trie does.
+  static let fewWords = 64
+  static let fewCandidates = 256
+
   /// Tier 5 in rank order, at most `limit` items: those with a primary name of as many words
   /// as the query, each equal to its query word or a typo of it. The candidates are the items
-  /// with a primary name ending with a word of `lastWhole` or starting with one of `whole[0]`
-  /// (for one query word, `lastWhole` both ways), whichever lists are shorter.
+  /// with a primary name ending with a word of `lastWhole` (which holds at least the words the
+  /// last query word equals or is a typo of) or starting with one of `whole[0]` (for one query
+  /// word, `lastWhole` both ways), whichever lists are shorter.
   private func exactTypoNames(
     matching: [CatalogWordSet], whole: [CatalogWordSet], lastWhole: CatalogWordSet, hasBits: (Int32) -> Bool
   ) -> [Int32] {
     let first = query.words.count == 1 ? lastWhole : whole[0]
-    func count(_ lists: PostingLists, _ words: CatalogWordSet) -> Int {
-      words.ranges.reduce(0) { $0 + lists.count(in: $1) }
-    }
     guard !first.isEmpty, !lastWhole.isEmpty else { return [] }
     var merge =
-      count(index.nameEnds, lastWhole) <= count(index.nameStarts, first)
+      index.nameEnds.count(of: lastWhole) <= index.nameStarts.count(of: first)
       ? PostingMerge(index.nameEnds, words: lastWhole.ids) : PostingMerge(index.nameStarts, words: first.ids)
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {

@@ -57,10 +57,11 @@ extension CatalogSearch {
   /// fewer): few, where the lists of tier 6 are long (every name starting with "the" for
   /// "theb"). With tier 5 complete, a walk in rank order stops once tier 6 fills what is left.
   /// Tier 6 needs a name starting with a match of the first query word, so its candidates are
-  /// the name-start lists of those words, usually far shorter than the posting lists: they are
-  /// walked next, and when they fill the answer nothing else is read. Otherwise tiers 5 and 6
-  /// are complete, and the walk of the query word with the fewest postings for tiers 7 and 8
-  /// stops as soon as tier 7 fills what is left, since it visits items best first.
+  /// the name-start lists of those words, usually far shorter than the posting lists (or, when
+  /// shorter, the posting lists of the last word's matches): they are walked next, and when
+  /// they fill the answer nothing else is read. Otherwise tiers 5 and 6 are complete, and the
+  /// walk of the query word with the fewest postings for tiers 7 and 8 stops as soon as tier 7
+  /// fills what is left, since it visits items best first.
   mutating func collectTypoMatches() {
     let last = query.words.count - 1
     let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
@@ -98,8 +99,14 @@ extension CatalogSearch {
       ranks.append(contentsOf: exactTypos.prefix(limit))
       return
     }
-    // Tier 6, from the items with a primary name starting with a match of the first word.
-    var names = candidates(in: index.nameStarts, of: last == 0 ? matching[0] : whole[0], alone: false)
+    // Tier 6, from the items with a primary name starting with a match of the first word, or,
+    // when fewer, with a match of the last word anywhere ("the coru": the names starting with
+    // "the" are thousands, those with a word like "cor…" a few hundred).
+    let firstWords = last == 0 ? matching[0] : whole[0]
+    var names =
+      last > 0 && postingCount(of: matching[last]) < index.nameStarts.count(of: firstWords)
+      ? candidates(in: index.postings, of: matching[last], alone: false)
+      : candidates(in: index.nameStarts, of: firstWords, alone: false)
     var named: [Int32] = []
     let namesComplete = !names.isEveryRank
     if namesComplete {

@@ -7,6 +7,21 @@ struct CatalogWordSet {
 
   /// The union of `ranges` (in any order, overlapping or empty).
   init(_ ranges: [Range<Int>]) {
+    // Nearly always in order already (a prefix's one run, the trie's runs in id order): kept as
+    // they are, with no copy, sort or merge.
+    var previousEnd = Int.min
+    var isOrdered = true
+    for range in ranges {
+      guard !range.isEmpty, range.lowerBound > previousEnd else {
+        isOrdered = false
+        break
+      }
+      previousEnd = range.upperBound
+    }
+    if isOrdered {
+      self.ranges = ranges
+      return
+    }
     for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
       if let last = self.ranges.last, range.lowerBound <= last.upperBound {
         self.ranges[self.ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
@@ -43,6 +58,8 @@ struct CatalogWordSet {
 
   /// The union of both sets.
   func union(_ other: CatalogWordSet) -> CatalogWordSet {
-    CatalogWordSet(ranges + other.ranges)
+    if other.isEmpty { return self }
+    if isEmpty { return other }
+    return CatalogWordSet(ranges + other.ranges)
   }
 }

@@ -64,6 +64,13 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
     String(decoding: nameBytes(id), as: UTF8.self)
   }
 
+  /// Per distinct name, whether JSON needs an escape in it (a quote, a backslash, a control
+  /// character): checked once for all names, when the first item is written, rather than for
+  /// every name of every item written.
+  static let namesNeedingEscapes: [Bool] = (0..<shared.nameCount).map {
+    JSONBytes.needsEscaping(shared.nameBytes($0))
+  }
+
   /// The UTF-8 bytes of the distinct name numbered `id`.
   func nameBytes(_ id: Int) -> UnsafeBufferPointer<UInt8> {
     let start = Int(nameOffsets[id])

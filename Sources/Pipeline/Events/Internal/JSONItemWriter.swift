@@ -72,17 +72,21 @@ enum JSONItemWriter {
       var magnitude = value.magnitude
       if value < 0 { byte(UInt8(ascii: "-")) }
       var digits = 1
-      var rest = magnitude / 10
-      while rest > 0 {
+      var bound: UInt = 10
+      while digits < 19 && magnitude >= bound {
         digits += 1
-        rest /= 10
+        bound &*= 10
       }
+      // Two digits per division by 100: half the divisions of one digit at a time.
       var index = digits
-      while index > 0 {
-        index -= 1
-        position[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
+      while index >= 2 {
+        let pair = magnitude % 100
+        magnitude /= 100
+        index -= 2
+        position[index] = 0x30 + UInt8(truncatingIfNeeded: pair / 10)
+        position[index + 1] = 0x30 + UInt8(truncatingIfNeeded: pair % 10)
       }
+      if index == 1 { position[0] = 0x30 + UInt8(truncatingIfNeeded: magnitude) }
       position += digits
     }
 
@@ -183,18 +187,23 @@ enum JSONItemWriter {
       let kind = BuiltInCatalog.Kind(rawValue: UInt8(bitPattern: record.kind)) ?? .song
       let id = BuiltInCatalog.firstId + number
       raw("{\"id\":")
+      // The id again ends the URL: its digits are copied rather than written twice.
+      let idStart = position
       integer(id)
+      let idLength = position - idStart
       raw(",\"kind\":\"")
       raw(kind.staticName)
       byte(UInt8(ascii: "\""))
       let none = CatalogItemNames.none
       let title = record.track != none ? record.track : record.collection != none ? record.collection : record.artist
-      name(",\"title\":", title, in: catalog)
-      name(",\"artist\":", record.artist, in: catalog)
-      name(",\"collection\":", record.collection, in: catalog)
-      raw(",\"url\":\"")
-      position += BuiltInCatalog.writeURL(
-        kind, id, to: UnsafeMutableBufferPointer(start: position, count: BuiltInCatalog.urlCapacity))
+      let escapes = BuiltInCatalog.namesNeedingEscapes
+      name(",\"title\":", title, in: catalog, needingEscapes: escapes)
+      name(",\"artist\":", record.artist, in: catalog, needingEscapes: escapes)
+      name(",\"collection\":", record.collection, in: catalog, needingEscapes: escapes)
+      raw(",\"url\":\"https://catalog.invalid/")
+      raw(kind.path)
+      position.update(from: idStart, count: idLength)
+      position += idLength
       byte(UInt8(ascii: "\""))
       if record.year > 0 {
         raw(",\"release_date\":\"")
@@ -202,7 +211,7 @@ enum JSONItemWriter {
           of: record, to: UnsafeMutableBufferPointer(start: position, count: BuiltInCatalog.dateCapacity))
         byte(UInt8(ascii: "\""))
       }
-      name(",\"genre\":", record.genre, in: catalog)
+      name(",\"genre\":", record.genre, in: catalog, needingEscapes: escapes)
       if record.millis > 0 {
         raw(",\"duration_ms\":")
         integer(Int(record.millis))
@@ -216,10 +225,20 @@ enum JSONItemWriter {
     }
 
     /// `key` and the catalog's name numbered `name` as a JSON string; nothing for no name.
-    private mutating func name(_ key: StaticString, _ name: Int32, in catalog: BuiltInCatalog) {
+    private mutating func name(
+      _ key: StaticString, _ name: Int32, in catalog: BuiltInCatalog, needingEscapes: [Bool]
+    ) {
       guard name != CatalogItemNames.none else { return }
       raw(key)
-      string(bytes: catalog.nameBytes(Int(name)))
+      let bytes = catalog.nameBytes(Int(name))
+      guard !needingEscapes[Int(name)], let source = bytes.baseAddress else {
+        string(bytes: bytes)
+        return
+      }
+      byte(UInt8(ascii: "\""))
+      position.update(from: source, count: bytes.count)
+      position += bytes.count
+      byte(UInt8(ascii: "\""))
     }
 
     /// `cents` (positive) in dollars as `Double(cents) / 100` describes itself: the shortest

@@ -49,7 +49,9 @@ public struct ReplayDriver: Sendable {
   package func run(
     sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?, nextLine: () throws -> InputRecord?
   ) throws -> RunSummary {
-    let runner = VirtualTimeRunner()
+    // Driven from this thread to the end: on the main thread, main-actor jobs could not run
+    // meanwhile in any case, and need not be ordered.
+    let runner = VirtualTimeRunner(mainActorOrdering: VirtualTimeRunner.orderingForSynchronousDriveFromHere)
     // This thread feeds the operators and moves time; tasks it starts belong to the run.
     return try runner.onRunner { try replay(on: runner, sink: sink, jobCount: jobCount, nextLine: nextLine) }
   }

@@ -39,6 +39,12 @@ public struct SearchTerm: Sendable, Hashable {
     if minimumLength <= 0 { return false }
     // A Character takes at least one UTF-8 byte, so few bytes settles it without counting.
     if text.utf8.count < minimumLength { return true }
+    // ASCII other than CR is one Character per byte, and one followed by ASCII ends its
+    // Character there: when the first `minimumLength` bytes are such and so is the byte after
+    // them (if any), they are `minimumLength` Characters. Every keystroke asks, and counting
+    // Characters was a visible part of its cost.
+    let asciiPrefix = text.utf8.prefix(minimumLength + 1).allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    if asciiPrefix { return false }
     var count = 0
     for _ in text {
       count += 1

@@ -102,6 +102,15 @@ public final class VirtualTimeRunner: Sendable {
     executor = VirtualExecutor(watchesMainQueue: mainActorOrdering == .onceSeen)
   }
 
+  /// The main-actor ordering for a runner that the calling thread drives synchronously from its
+  /// start to its end (a replay). On the main queue, main-actor jobs cannot run before such a drive
+  /// returns, whatever the ordering, so ordering them would change nothing but the cost: the first
+  /// job, enqueued from the main queue, would mark main-actor code seen, and every idle point
+  /// would then take a full drive. Elsewhere, the default.
+  package static var orderingForSynchronousDriveFromHere: MainActorOrdering {
+    MainQueue.isCurrent ? .never : .onceSeen
+  }
+
   /// Whether this runner now orders main-actor jobs with its own.
   var ordersMainActor: Bool {
     switch mainActorOrdering {
@@ -175,10 +184,16 @@ public final class VirtualTimeRunner: Sendable {
   /// Runs everything due up to and including `instant`, moving time deadline by deadline, and
   /// leaves the clock at `instant`.
   public func advance(to instant: ManualClock.Instant) {
-    // Idle with no sleeper due by then: moving time is all there is to do.
-    if isIdle, clock.nextDeadline.map({ $0 > instant }) ?? true {
-      clock.setNow(instant)
-      return
+    // Idle: each wake-up due by then is made here, one at a time, as a drive makes it, for as long
+    // as it leaves the runner idle (a fused timer's call does its work inline); then moving time is
+    // all there is to do. What leaves work behind continues in a full drive, which settles first,
+    // as it would have after that wake-up. A replay fires a timer every keystroke or two: starting
+    // a drive for each (a real-time deadline, a main-thread check) was a visible part of its cost.
+    while isIdle {
+      guard onRunner({ clock.wakeEarliest(notAfter: instant) }) else {
+        clock.setNow(instant)
+        return
+      }
     }
     keepingInterruption { drive throws(VirtualTimeStall) in
       try settle(drive)

@@ -208,9 +208,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   func answerAtOnce(for term: SearchTerm, scope: Scope) -> Answer? {
     let key = key(for: term, scope: scope)
     var load: (() -> (value: Loaded, obtainedAt: C.Instant?))?
-    if let source = atOnceSource, source.answersAtOnce, limiter == nil, shared == nil,
-      let first = scope.categories.first
-    {
+    if let source = atOnceSource, source.answersAtOnce, limiter == nil, shared == nil, let first = scope.firstCategory {
       load = { [self] in
         countRequest(term: term, scope: scope)
         let items = source.answerAtOnce(request(term, first), categories: scope.categories)
@@ -418,6 +416,15 @@ extension SearchRepository.Scope {
     switch self {
     case .category(let category): category.rawValue
     case .all: "all"
+    }
+  }
+
+  /// The first category the scope answers, if any (without building ``categories``: asked per
+  /// category of every search).
+  var firstCategory: Category? {
+    switch self {
+    case .category(let category): category
+    case .all(let categories): categories.first
     }
   }
 

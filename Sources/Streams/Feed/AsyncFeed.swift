@@ -31,36 +31,23 @@ import Synchronization
 ///   receiver is subscribed, gets the end at once (a second receiver `end(SecondConsumerError())`);
 ///   nothing crashes, nothing hangs, and the first consumer keeps every element.
 public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSequence, PushCancellable, Sendable {
-  /// Who consumes the feed: a task pulling (or nobody yet), or a receiver.
-  @usableFromInline enum State: Sendable {
+  /// Who consumes the feed: a task pulling (or nobody yet), or a receiver. Two optionals, of which
+  /// one is set, rather than an enum whose cases carry them: each side is changed in place through
+  /// optional chaining, where taking it out of an enum case and putting it back copied and released
+  /// its receiver and queue on every element.
+  @usableFromInline struct State: Sendable {
     /// Until a receiver subscribes: the elements waiting for a task, and the task waiting.
-    case pulled(PullBuffer<Element>)
+    @usableFromInline var pulled: PullBuffer<Element>? = PullBuffer()
     /// Once a receiver has subscribed: what is delivered to it.
-    case pushed(PushOutput<PushReceiver<Element>>)
-    /// Only while a payload is changed in place, so that its queue is not copied.
-    case changing
+    @usableFromInline var pushed: PushOutput<PushReceiver<Element>>?
 
-    /// Changes the pulled side; nil when a receiver has subscribed.
-    @inlinable mutating func pulled<Result>(_ change: (inout PullBuffer<Element>) -> Result) -> Result? {
-      guard case .pulled(var buffer) = self else { return nil }
-      self = .changing
-      defer { self = .pulled(buffer) }
-      return change(&buffer)
-    }
-
-    /// Changes the pushed side; nil while nobody has subscribed.
-    @inlinable mutating func pushed<Result>(_ change: (inout PushOutput<PushReceiver<Element>>) -> Result) -> Result? {
-      guard case .pushed(var output) = self else { return nil }
-      self = .changing
-      defer { self = .pushed(output) }
-      return change(&output)
-    }
+    @inlinable init() {}
 
     /// The next delivery to the receiver, if one subscribed.
-    @inlinable mutating func nextDelivery() -> PushDelivery<PushReceiver<Element>>? { pushed { $0.next() } ?? nil }
+    @inlinable mutating func nextDelivery() -> PushDelivery<PushReceiver<Element>>? { pushed?.next() }
   }
 
-  @usableFromInline let state = Mutex(State.pulled(PullBuffer()))
+  @usableFromInline let state = Mutex(State())
 
   /// Creates an empty feed.
   @inlinable public init() {}
@@ -70,8 +57,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   @inlinable public func yield(_ element: Element) {
     let (resumption, delivery) = state.withLock {
       state -> (Resumption<Element>?, PushDelivery<PushReceiver<Element>>?) in
-      if let delivery = state.pushed({ $0.send(element) }) { return (nil, delivery) }
-      return (state.pulled { $0.send(element) } ?? nil, nil)
+      if state.pushed != nil { return (nil, state.pushed?.send(element)) }
+      return (state.pulled?.send(element), nil)
     }
     resumption?.resume()
     deliver(delivery, thenDrain: state) { $0.nextDelivery() }
@@ -81,8 +68,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   @inlinable public func finish() {
     let (resumption, delivery) = state.withLock {
       state -> (Resumption<Element>?, PushDelivery<PushReceiver<Element>>?) in
-      if let delivery = state.pushed({ $0.finish() }) { return (nil, delivery) }
-      return (state.pulled { $0.finish() } ?? nil, nil)
+      if state.pushed != nil { return (nil, state.pushed?.finish()) }
+      return (state.pulled?.finish(), nil)
     }
     resumption?.resume()
     deliver(delivery, thenDrain: state) { $0.nextDelivery() }
@@ -97,7 +84,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
 
   @inlinable func connect(_ receiver: PushReceiver<Element>, route: PullRoute) -> PushSubscription {
     let attached = state.withLock { state -> (Bool, PushDelivery<PushReceiver<Element>>?) in
-      guard case .pulled(var pulled) = state, pulled.consumer == nil else { return (false, nil) }
+      guard var pulled = state.pulled, pulled.consumer == nil else { return (false, nil) }
       // Elements fed before the subscription are delivered now, on this thread, in order.
       var output = PushOutput(receiver: receiver)
       while let element = pulled.queue.popFirst() { output.queue.append(element) }
@@ -107,7 +94,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
         output.delivering = true
         first = output.next()
       }
-      state = .pushed(output)
+      state.pulled = nil
+      state.pushed = output
       return (true, first)
     }
     guard attached.0 else {
@@ -123,12 +111,16 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   /// the feed has a subscriber (the first consumer keeps every element).
   @inlinable public func next() async -> Element? {
     // A subscribed feed's elements are the receiver's: nil.
-    let ready = state.withLock { $0.pulled { $0.poll() } ?? .success(nil) }
+    let ready = state.withLock { state -> Result<Element?, any Error>? in
+      guard state.pulled != nil else { return .success(nil) }
+      return state.pulled?.poll()
+    }
     if let ready { return (try? ready.get()) ?? nil }
     return await withTaskCancellationHandler {
       let element = try? await withUnsafeThrowingContinuation { continuation in
         state.withLock { state -> Resumption<Element>? in
-          state.pulled { $0.wait(continuation) } ?? Resumption(continuation, .success(nil))
+          guard state.pulled != nil else { return Resumption(continuation, .success(nil)) }
+          return state.pulled?.wait(continuation)
         }?.resume()
       }
       return element ?? nil
@@ -139,8 +131,8 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
 
   @inlinable package func cancel() {
     state.withLock { state -> Resumption<Element>? in
-      state.pushed { $0.cancel() }
-      return state.pulled { $0.cancel() } ?? nil
+      state.pushed?.cancel()
+      return state.pulled?.cancel()
     }?.resume()
   }
 

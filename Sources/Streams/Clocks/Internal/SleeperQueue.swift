@@ -165,22 +165,31 @@ struct SleeperQueue: ~Copyable {
   /// One at a time, so that whoever moves time can let each wake-up finish what needs no wait
   /// before the next one fires: FIFO by registration within an instant, for tasks and calls alike.
   mutating func popFirstDue(notAfter limit: Duration) -> Wake? {
-    guard let deadline = nextDeadline(), deadline <= limit, let head = heap.popMin() else { return nil }
-    if deadline > now { now = deadline }
-    switch entries.removeValue(forKey: head.id) {
-    case .waiting(let continuation):
-      // A task's sleep: resumed outside the lock.
-      sleeperCount -= 1
-      return .resume(continuation)
-    case .callback(let action):
-      // A scheduled call: made outside the lock.
-      sleeperCount -= 1
-      scheduledCallCount -= 1
-      return .call(action)
-    case .reserved, .cancelledEarly, nil:
-      // nextDeadline() dropped the stale keys at the top: the head is a live sleeper.
-      preconditionFailure("Internal inconsistency: sleeper \(head.id) at the top of the heap is not waiting")
+    // One lookup per key: the entry is taken as its key leaves the heap, and a stale key (its
+    // sleeper cancelled) is dropped on the way.
+    while let head = heap.min, head.deadline <= limit {
+      heap.popMin()
+      switch entries.removeValue(forKey: head.id) {
+      case .waiting(let continuation):
+        // A task's sleep: resumed outside the lock.
+        if head.deadline > now { now = head.deadline }
+        sleeperCount -= 1
+        return .resume(continuation)
+      case .callback(let action):
+        // A scheduled call: made outside the lock.
+        if head.deadline > now { now = head.deadline }
+        sleeperCount -= 1
+        scheduledCallCount -= 1
+        return .call(action)
+      case nil:
+        // Cancelled after it registered: its key stayed until it reached the top.
+        continue
+      case .reserved, .cancelledEarly:
+        // A key enters the heap only once its sleeper is waiting or scheduled.
+        preconditionFailure("Internal inconsistency: sleeper \(head.id) in the heap is not waiting")
+      }
     }
+    return nil
   }
 
   mutating func setNow(_ instant: Duration) {

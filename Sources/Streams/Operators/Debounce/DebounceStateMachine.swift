@@ -64,9 +64,10 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
 
   /// An element of the base arrived at `now`; its quiet period ends at `deadline`.
   @inlinable mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
-    switch state {
+    switch takeState() {
     case .idle where deadline <= now:
       // A zero quiet period: emit at once.
+      state = .idle
       return .emit(element)
     case .idle:
       // The first element of a burst: it waits, and a timer is set for it.
@@ -88,28 +89,30 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
       return .cancelTimerAndStartTimer(timer.wake, generation: replacement.generation, deadline: deadline)
     case .ended:
       // The consumer left while the base was pushing: nothing more is emitted.
+      state = .ended
       return .none
     }
   }
 
   /// The timer of `generation` was scheduled as `wake`.
   @inlinable mutating func timerScheduled(_ wake: ClockWake, generation: UInt64) -> Action {
-    switch state {
+    switch takeState() {
     case .pending(let element, let deadline, var timer) where timer.generation == generation:
       // The usual case: keep it, to cancel it if the element is superseded or the consumer leaves.
       timer.wake = wake
       state = .pending(element: element, deadline: deadline, timer: timer)
       return .none
-    case .idle, .pending, .ended:
+    case let current:
       // It fired already (a deadline reached while scheduling), or it was replaced or
       // stopped while being scheduled: it has no work left.
+      state = current
       return .cancelTimer(wake)
     }
   }
 
   /// The timer of `generation` woke at `now`.
   @inlinable mutating func timerFired(generation: UInt64, now: Instant) -> Action {
-    switch state {
+    switch takeState() {
     case .pending(let element, let deadline, let timer) where timer.generation == generation && deadline <= now:
       // The quiet period has passed: emit.
       state = .idle
@@ -118,9 +121,10 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
       // A newer element moved the deadline: wake again then, under the same generation.
       state = .pending(element: element, deadline: deadline, timer: Timer(generation: generation, deadline: deadline))
       return .startTimer(generation: generation, deadline: deadline)
-    case .idle, .pending, .ended:
+    case let current:
       // A replaced timer whose cancellation raced its wake-up, or one whose element was
       // emitted or dropped meanwhile: ignore it.
+      state = current
       return .none
     }
   }
@@ -171,6 +175,15 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
       state = .ended
       return .none
     }
+  }
+
+  /// The state, moved out for a transition, which sets the next one (`ended` until it does).
+  /// Matched where it is stored, the pending element and its timer were copied, retained and
+  /// released on every keystroke and every wake-up.
+  @inlinable mutating func takeState() -> State {
+    var taken = State.ended
+    swap(&taken, &state)
+    return taken
   }
 
   @inlinable mutating func nextTimer(deadline: Instant) -> Timer {

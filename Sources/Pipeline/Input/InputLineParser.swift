@@ -1,6 +1,11 @@
 // Reads one input line: a JSON object `{"term": …, "at_ms": …, "session": …}` when its first
 // non-whitespace character is `{`, else plain text that is the whole field. The common JSON shape
 // is parsed straight from the UTF-8 bytes; anything else goes through JSONSerialization.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Parses input lines into keystrokes.
 ///
@@ -95,7 +100,9 @@ public enum InputLineParser {
     let original = line
     var line = line
     return line.withUTF8 { bytes in
-      if bytes.contains(0) { return .failure(LineRefusal(Reason.nulByte)) }
+      if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
+        return .failure(LineRefusal(Reason.nulByte))
+      }
       var index = 0
       while index < bytes.count, JSONLineFastParser.isWhitespace(bytes[index]) { index += 1 }
       guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {

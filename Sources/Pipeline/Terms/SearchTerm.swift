@@ -43,7 +43,10 @@ public struct SearchTerm: Sendable, Hashable {
     // Character there: when the first `minimumLength` bytes are such and so is the byte after
     // them (if any), they are `minimumLength` Characters. Every keystroke asks, and counting
     // Characters was a visible part of its cost.
-    let asciiPrefix = text.utf8.prefix(minimumLength + 1).allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    var text = text
+    let asciiPrefix = text.withUTF8 { bytes in
+      bytes.prefix(minimumLength + 1).allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    }
     if asciiPrefix { return false }
     var count = 0
     for _ in text {

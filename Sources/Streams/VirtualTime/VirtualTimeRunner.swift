@@ -189,12 +189,16 @@ public final class VirtualTimeRunner: Sendable {
     // all there is to do. What leaves work behind continues in a full drive, which settles first,
     // as it would have after that wake-up. A replay fires a timer every keystroke or two: starting
     // a drive for each (a real-time deadline, a main-thread check) was a visible part of its cost.
-    while isIdle {
-      guard onRunner({ clock.wakeEarliest(notAfter: instant) }) else {
-        clock.setNow(instant)
-        return
+    let done = onRunner {
+      while isIdle {
+        guard clock.wakeEarliest(notAfter: instant) else {
+          clock.setNow(instant)
+          return true
+        }
       }
+      return false
     }
+    if done { return }
     keepingInterruption { drive throws(VirtualTimeStall) in
       try settle(drive)
       while try drive.step({ [clock] in clock.wakeEarliest(notAfter: instant) }) {

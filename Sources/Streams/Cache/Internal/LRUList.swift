@@ -71,17 +71,24 @@ struct LRUList<Key: Hashable, Element> {
       return nil
     }
     guard capacity > 0 else { return nil }
-    var evicted: (key: Key, element: Element)?
     if nodes.count == capacity {
+      // Full: the new entry takes the least recently used one's slot, swapped in place, so no
+      // other node moves and the evicted key and element are handed out without a copy.
       let victim = oldest
-      evicted = (nodes[victim].key, nodes[victim].element)
-      remove(at: victim)
+      var evictedKey = key
+      var evictedElement = element
+      swap(&evictedKey, &nodes[victim].key)
+      swap(&evictedElement, &nodes[victim].element)
+      slots[evictedKey] = nil
+      slots[key] = victim
+      markUsed(victim)
+      return (evictedKey, evictedElement)
     }
     nodes.append(Node(key: key, element: element, newer: Self.none, older: Self.none))
     let slot = nodes.count - 1
     slots[key] = slot
     linkAsNewest(slot)
-    return evicted
+    return nil
   }
 
   /// Removes the entry in `slot`.

@@ -16,8 +16,9 @@ enum PushDelivery<Receiver: PushDownstream>: Sendable {
   /// The end: nil when the sequence finished, else its failure.
   case end(Receiver, (any Error)?)
 
-  @inlinable func deliver() {
-    switch self {
+  /// Consumed: the receiver and the element are handed over, not copied and released.
+  @inlinable consuming func deliver() {
+    switch consume self {
     case .element(let receiver, let element): receiver.receive(element)
     case .end(let receiver, let error): receiver.receiveEnd(error)
     }

@@ -204,10 +204,10 @@ final class ShardReader: Sendable {
     var index = 0
     while index + 1 < fields.count {
       if case .bulkString(let name) = fields[index], case .bulkString(let content) = fields[index + 1] {
-        switch String(decoding: name, as: UTF8.self) {
-        case "term": term = content
-        case "session": session = content
-        default: break
+        if name.elementsEqual("term".utf8) {
+          term = content
+        } else if name.elementsEqual("session".utf8) {
+          session = content
         }
       }
       index += 2

@@ -175,35 +175,46 @@ struct ScaleOutSection {
   }
 
   /// Writes `lines` into the FIFO `path` at `rate` lines a second, from the moment its reader
-  /// opens it; returns when the first and the last line went out.
+  /// opens it; returns when the first and the last line went out. Every wait is bounded by
+  /// ``patience``: a `publish` that never opens the FIFO, stops reading it or dies is a failure,
+  /// not a hang (the descriptor is non-blocking, and SIGPIPE is ignored so that a dead reader is
+  /// a failed write).
   private static func offer(_ lines: [[UInt8]], at rate: Double, into path: URL) async throws
     -> (first: ContinuousClock.Instant, last: ContinuousClock.Instant)
   {
-    // Opening for writing waits for the reader (publish): on a thread of its own.
-    let descriptor = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-      Thread.detachNewThread { continuation.resume(returning: open(path.path, O_WRONLY)) }
-    }
-    guard descriptor >= 0 else { throw BenchmarkFailure(description: "cannot open the FIFO") }
-    defer { close(descriptor) }
+    signal(SIGPIPE, SIG_IGN)
     let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: patience)
+    var descriptor: Int32 = -1
+    // Opening a FIFO without a reader fails at once (ENXIO) when non-blocking: tried until publish
+    // has opened it.
+    while descriptor < 0 {
+      descriptor = open(path.path, O_WRONLY | O_NONBLOCK)
+      if descriptor >= 0 { break }
+      guard errno == ENXIO, clock.now < deadline else {
+        throw BenchmarkFailure(description: "publish did not open its FIFO")
+      }
+      try await clock.sleep(for: .milliseconds(5))
+    }
+    defer { close(descriptor) }
     let first = clock.now
     var written = 0
-    while written < lines.count {
+    var pending: [UInt8] = []
+    while written < lines.count || !pending.isEmpty {
+      guard clock.now < deadline else { throw BenchmarkFailure(description: "publish stopped reading its FIFO") }
       let due = min(lines.count, Int(nanoseconds(first.duration(to: clock.now)) / 1e9 * rate) + 1)
       if due > written {
-        let chunk = lines[written..<due].joined()
-        let sent = Array(chunk).withUnsafeBytes { buffer -> Bool in
-          guard let base = buffer.baseAddress else { return true }
-          var offset = 0
-          while offset < buffer.count {
-            let count = write(descriptor, base + offset, buffer.count - offset)
-            if count <= 0 { return false }
-            offset += count
-          }
-          return true
-        }
-        guard sent else { throw BenchmarkFailure(description: "publish stopped reading its FIFO") }
+        pending += lines[written..<due].joined()
         written = due
+      }
+      let sent = pending.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        return write(descriptor, base, buffer.count)
+      }
+      if sent > 0 {
+        pending.removeFirst(sent)
+      } else if sent < 0, errno != EAGAIN, errno != EINTR {
+        throw BenchmarkFailure(description: "publish stopped reading its FIFO")
       }
       try await clock.sleep(for: .milliseconds(2))
     }

@@ -110,13 +110,18 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   /// The outcome of `arrivals`, in the requested order. Every category arrives (a cancelled one
   /// with its cancellation); one that did not would stand as timed out rather than vanish.
   private func merged(_ arrivals: [Arrival], categories: [Category]) -> SearchOutcome {
+    let source = ResultSource(aggregating: arrivals.lazy.compactMap(\.origin))
+    // Every category answered at once arrives in order: nothing to place.
+    if arrivals.count == categories.count, arrivals.indices.allSatisfy({ arrivals[$0].index == $0 }) {
+      return SearchOutcome(categories: arrivals.map(\.result), source: source)
+    }
     var results = [CategoryResult?](repeating: nil, count: categories.count)
     for arrival in arrivals { results[arrival.index] = arrival.result }
     return SearchOutcome(
       categories: results.enumerated().map { index, result in
         result ?? CategoryResult(category: categories[index], outcome: .failed(.timedOut))
       },
-      source: ResultSource(aggregating: arrivals.compactMap(\.origin)))
+      source: source)
   }
 
   private func startInOneRequest(_ term: SearchTerm, onRateWait: RateWaitReport?) -> Work {
@@ -178,13 +183,14 @@ func searchError(_ error: any Error) -> SearchError {
 
 extension ResultSource {
   /// `load` if any category started a request, else `joined` if any joined one, else `cache`.
-  init(aggregating origins: [CacheOrigin]) {
+  init(aggregating origins: some Sequence<CacheOrigin>) {
     if origins.contains(.loaded) {
       self = .load
     } else if origins.contains(.joined) {
       self = .joined
     } else {
-      self = origins.isEmpty ? .load : .cache
+      var anyOrigin = origins.makeIterator()
+      self = anyOrigin.next() == nil ? .load : .cache
     }
   }
 }

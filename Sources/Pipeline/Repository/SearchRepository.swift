@@ -36,7 +36,10 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     /// tenth of a replay's instructions.
     private let hash: Int
 
-    init(termKey: String, scope: Scope, limit: Int, country: String, source: String) {
+    /// A key whose `limit`, `country` and `source` are hashed in `settingsHash` (from
+    /// ``settingsHash(limit:country:source:)``): they are the same for every key of a repository,
+    /// and hashing their strings for each of a search's categories cost more than the lookup.
+    init(termKey: String, scope: Scope, limit: Int, country: String, source: String, settingsHash: Int) {
       self.termKey = termKey
       self.scope = scope
       self.limit = limit
@@ -44,11 +47,24 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
       self.source = source
       var hasher = Hasher()
       hasher.combine(termKey)
-      hasher.combine(scope)
+      switch scope {
+      case .category(let category):
+        hasher.combine(category.ordinal)
+      case .all(let categories):
+        hasher.combine(-1)
+        for category in categories { hasher.combine(category.ordinal) }
+      }
+      hasher.combine(settingsHash)
+      hash = hasher.finalize()
+    }
+
+    /// The part of every key's hash that a repository's settings give.
+    static func settingsHash(limit: Int, country: String, source: String) -> Int {
+      var hasher = Hasher()
       hasher.combine(limit)
       hasher.combine(country)
       hasher.combine(source)
-      hash = hasher.finalize()
+      return hasher.finalize()
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
@@ -85,10 +101,15 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// The source as one that can answer at once, cast once here: cast per search, the dynamic
   /// cast cost a replay more than the cache lookup it precedes.
   private let atOnceSource: (any AtOnceSearchSource)?
+  /// The source's name and the settings' part of every key's hash, read and hashed once.
+  private let sourceName: String
+  private let keySettingsHash: Int
 
   init(source: any SearchSource, configuration: PipelineConfiguration, clock: C) {
     self.source = source
     atOnceSource = source as? any AtOnceSearchSource
+    sourceName = source.name
+    keySettingsHash = Key.settingsHash(limit: configuration.limit, country: configuration.country, source: source.name)
     self.configuration = configuration
     self.clock = clock
     cache =
@@ -259,7 +280,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   func key(for term: SearchTerm, scope: Scope) -> Key {
     Key(
       termKey: term.key, scope: scope, limit: configuration.limit, country: configuration.country,
-      source: source.name)
+      source: sourceName, settingsHash: keySettingsHash)
   }
 
   /// The first permit (reported when it must wait), then the request and its retries, all
@@ -407,6 +428,23 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
 
   private func log(_ message: () -> PipelineLogMessage) {
     configuration.log?(message())
+  }
+}
+
+extension Category {
+  /// The category's place in its declaration, for hashing without its name.
+  fileprivate var ordinal: Int {
+    switch self {
+    case .music: 0
+    case .movies: 1
+    case .podcasts: 2
+    case .musicVideo: 3
+    case .audiobook: 4
+    case .shortFilm: 5
+    case .tvShow: 6
+    case .software: 7
+    case .ebook: 8
+    }
   }
 }
 

@@ -55,13 +55,16 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   /// Hands `element` to the consumer or receiver, or buffers it. Ignored after finish or
   /// cancellation.
   @inlinable public func yield(_ element: Element) {
-    let (resumption, delivery) = state.withLock {
-      state -> (Resumption<Element>?, PushDelivery<PushReceiver<Element>>?) in
-      if state.pushed != nil { return (nil, state.pushed?.send(element)) }
+    let (resumption, receiver) = state.withLock { state -> (Resumption<Element>?, PushReceiver<Element>?) in
+      if state.pushed != nil { return (nil, state.pushed?.claimDelivery(of: element)) }
       return (state.pulled?.send(element), nil)
     }
     resumption?.resume()
-    deliver(delivery, thenDrain: state) { $0.nextDelivery() }
+    // The receiver takes the element straight from here (each line of a replay comes this way),
+    // then whatever was queued meanwhile, in order.
+    guard let receiver else { return }
+    receiver.receive(element)
+    while let delivery = state.withLock({ $0.nextDelivery() }) { delivery.deliver() }
   }
 
   /// Ends the sequence after the buffered elements.

@@ -63,6 +63,19 @@ struct PushOutput<Receiver: PushDownstream>: Sendable {
     return nil
   }
 
+  /// ``send(_:)`` for a caller that keeps `element` until it is delivered: returns the receiver
+  /// to hand it to now when nobody is delivering (the caller then drains with ``next()``), or
+  /// queues it. The element is not copied into a delivery and out again.
+  @inlinable mutating func claimDelivery(of element: Element) -> Receiver? {
+    guard let receiver, end == nil else { return nil }
+    if !delivering, queue.count == 0 {
+      delivering = true
+      return receiver
+    }
+    queue.append(element)
+    return nil
+  }
+
   /// Ends the output after what is queued: with `error`, or finished when nil. Returns the end
   /// to deliver now when nobody is delivering and nothing is queued.
   @inlinable mutating func finish(throwing error: (any Error)? = nil) -> PushDelivery<Receiver>? {

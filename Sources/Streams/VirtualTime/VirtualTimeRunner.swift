@@ -254,7 +254,11 @@ public final class VirtualTimeRunner: Sendable {
   /// once and tells whether that gave the runner something to do, and if so orders main-actor
   /// jobs from now on.
   private func mainQueueHadWork(_ drive: Drive) throws(VirtualTimeStall) -> Bool {
-    guard mainActorOrdering == .onceSeen, !ordersMainActor, !drive.onMainThread else { return false }
+    guard mainActorOrdering == .onceSeen, !drive.onMainThread else { return false }
+    // A main-actor job runs on the main queue in parallel with the driver until main-actor jobs
+    // are ordered, so it can hop back here after the settle looked for work: main-actor code has
+    // been seen then, and what it enqueued is still to run.
+    if ordersMainActor { return executor.pendingJobCount > 0 }
     let before = activity
     _ = try drive.step(onMainQueue: true) { 0 }
     guard activity != before || executor.pendingJobCount > 0 else { return false }

@@ -20,9 +20,9 @@ import Streams
 /// let replies = try connection.pipeline([RESPCommand("INCR", "n"), RESPCommand("GET", "n")])
 /// ```
 ///
-/// - Element: ``call(_:timeout:)`` and ``pipeline(_:timeout:)`` return the server's replies, an
-///   error reply (`-ERR …`) included as ``RESPValue/error(_:)``: one command of a pipeline can
-///   fail while the others succeed.
+/// - Element: ``call(_:timeout:)`` and both `pipeline(_:timeout:)` (of commands, or of a
+///   ``RESPRequest``) return the server's replies, an error reply (`-ERR …`) included as
+///   ``RESPValue/error(_:)``: one command of a pipeline can fail while the others succeed.
 /// - Failure: a timeout, a closed or reset connection, a reply that is not RESP2 or exceeds
 ///   ``RESPLimits``: ``RESPError``, and the connection is closed (every later call throws
 ///   ``RESPError/closed``); make a new one to go on.

@@ -64,7 +64,7 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
     // then whatever was queued meanwhile, in order.
     guard let receiver else { return }
     receiver.receive(element)
-    while let delivery = state.withLock({ $0.nextDelivery() }) { delivery.deliver() }
+    drainDeliveries(state) { $0.nextDelivery() }
   }
 
   /// Ends the sequence after the buffered elements.

@@ -129,5 +129,14 @@ func deliver<State, Receiver: PushDownstream>(
 ) {
   guard let first else { return }
   first.deliver()
+  drainDeliveries(state, next)
+}
+
+/// For the thread that delivered last: delivers whatever `next` takes from the locked state, until
+/// it returns nil, which ends that thread's turn. The lock is held only to take each delivery.
+@inlinable
+func drainDeliveries<State, Receiver: PushDownstream>(
+  _ state: borrowing Mutex<State>, _ next: (inout State) -> PushDelivery<Receiver>?
+) {
   while let delivery = state.withLock({ next(&$0) }) { delivery.deliver() }
 }

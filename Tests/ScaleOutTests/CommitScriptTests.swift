@@ -60,6 +60,16 @@ import Testing
     func commit(lease: String, events: [[String]], acks: [String], batch: String = UUID().uuidString) throws
       -> FencedCommitOutcome?
     {
+      let outcomes = try FencedCommit.commit(
+        [shardBatch(lease: lease, events: events, acks: acks, batch: batch)], keys: keys, eventsKept: 1000,
+        on: connection)
+      return outcomes?[ShardHolding(shard: 0, lease: lease)]
+    }
+
+    /// Shard 0's batch of `events` and the acknowledgement of `acks`, as `lease` holds it.
+    func shardBatch(lease: String, events: [[String]], acks: [String], batch: String = UUID().uuidString)
+      -> ShardBatch
+    {
       let holding = ShardHolding(shard: 0, lease: lease)
       var items = events.map { event in
         CommitItem(
@@ -71,9 +81,7 @@ import Testing
         CommitItem(
           eventClass: "a", holding: holding, session: nil, key: "", type: "", json: [], extra: [], settlingID: "",
           acknowledged: acks))
-      let outcomes = try FencedCommit.commit(
-        [ShardBatch(holding: holding, id: batch, items: items)], keys: keys, eventsKept: 1000, on: connection)
-      return outcomes?[0]
+      return ShardBatch(holding: holding, id: batch, items: items)
     }
 
     func storedEvents() throws -> [(key: String, type: String, json: String)] {
@@ -122,6 +130,29 @@ import Testing
     #expect(reply == .fencedOut)
     #expect(try bench.storedEvents().isEmpty)
     #expect(try bench.pendingCount() == 2)
+  }
+
+  @Test func aShardsOldAndNewHoldingsInOneCommitEachGetTheirOwnOutcome() async throws {
+    let server = try await RedisServer.start()
+    defer { server.stop() }
+    let bench = try Bench(server: server)
+    let old = try #require(try bench.acquire("w1"))
+    let ids = try bench.pendingKeystrokes(2, lease: old, worker: "w1")
+    _ = try bench.connection.call(RESPCommand("DEL", bench.keys.lease(shard: 0)))
+    let new = try #require(try bench.acquire("w1"))
+    // A shard lost and taken back: what the old holding left and the new one's events meet in one
+    // commit. The old is fenced out, the new committed, and neither outcome hides the other.
+    let batches = [
+      bench.shardBatch(
+        lease: old, events: [event("e", "0/\(ids[0])/end", "results", extra: "0/\(ids[0])/search")], acks: [ids[0]]),
+      bench.shardBatch(
+        lease: new, events: [event("e", "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")], acks: [ids[1]]),
+    ]
+    let outcomes = try FencedCommit.commit(batches, keys: bench.keys, eventsKept: 1000, on: bench.connection)
+    #expect(outcomes?[ShardHolding(shard: 0, lease: old)] == .fencedOut)
+    #expect(outcomes?[ShardHolding(shard: 0, lease: new)] == .committed)
+    #expect(try bench.storedEvents().map(\.key) == ["0/\(ids[1])/end"])
+    #expect(try bench.pendingCount() == 1, "only the new holding's keystroke is acknowledged")
   }
 
   @Test func anEndIsAppendedOnceHoweverOftenItsCommitIsRepeated() async throws {

@@ -83,16 +83,17 @@ final class EventCommitter: Sendable {
     }
     let keys = context.keys
     let kept = context.settings.eventsKept
-    var outcomes: [Int: FencedCommitOutcome]?
+    var outcomes: [ShardHolding: FencedCommitOutcome]?
     // A shard changing hands voids the transaction: decided again from what the server holds then
     // (the shard that moved is then fenced out, the others committed).
     repeat {
-      outcomes = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: FencedCommitOutcome]? in
+      outcomes = try link.perform {
+        (connection: RESPConnection) throws(RESPError) -> [ShardHolding: FencedCommitOutcome]? in
         try FencedCommit.commit(shardBatches, keys: keys, eventsKept: kept, on: connection)
       }
     } while outcomes == nil && !stop.isSignalled
     for holding in order {
-      switch outcomes?[holding.shard] {
+      switch outcomes?[holding] {
       case .failed(let message): context.report(.commitFailed(shard: holding.shard, message: message))
       case .fencedOut: context.report(.fencedOut(shard: holding.shard))
       case .committed, nil: break

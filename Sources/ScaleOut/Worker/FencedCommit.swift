@@ -30,9 +30,10 @@ enum FencedCommitOutcome: Equatable {
 
 enum FencedCommit {
   /// Commits `batches` in two round trips on `connection`; nil when a shard changed hands while
-  /// the commit was on its way (nothing was written: decide again).
+  /// the commit was on its way (nothing was written: decide again). Outcomes are keyed by holding,
+  /// not shard: a shard lost and taken back can have its old and new holdings in one commit.
   static func commit(_ batches: [ShardBatch], keys: ScaleOutKeys, eventsKept: Int, on connection: RESPConnection)
-    throws(RESPError) -> [Int: FencedCommitOutcome]?
+    throws(RESPError) -> [ShardHolding: FencedCommitOutcome]?
   {
     guard !batches.isEmpty else { return [:] }
     // What the decisions depend on: the leases, the last batches, the server's time (a search left
@@ -51,24 +52,25 @@ enum FencedCommit {
     let seen = try connection.readyPipeline(reads)
     guard seen.count == reads.count, let state = seen[1].array, state.count == 2 * batches.count else {
       _ = try connection.readyCall(RESPCommand("UNWATCH"))
-      return Dictionary(uniqueKeysWithValues: batches.map { ($0.holding.shard, .failed("unexpected reply")) })
+      return Dictionary(
+        batches.map { ($0.holding, .failed("unexpected reply")) }, uniquingKeysWith: { first, _ in first })
     }
     let now = Self.milliseconds(seen[2])
-    var outcomes: [Int: FencedCommitOutcome] = [:]
+    var outcomes: [ShardHolding: FencedCommitOutcome] = [:]
     var writes = RESPRequest()
     writes.append("MULTI")
-    var segments: [(shard: Int, range: Range<Int>)] = []
+    var segments: [(holding: ShardHolding, range: Range<Int>)] = []
     var openReplies = seen[3...].makeIterator()
     for (index, batch) in batches.enumerated() {
       let sessions = sessionsToLook[index]
       let openValues = sessions.isEmpty ? [] : openReplies.next()?.array ?? []
       let shard = batch.holding.shard
       guard case .bulkString(let lease) = state[2 * index], lease.elementsEqual(batch.holding.lease.utf8) else {
-        outcomes[shard] = .fencedOut
+        outcomes[batch.holding] = .fencedOut
         continue
       }
       if case .bulkString(let last) = state[2 * index + 1], last.elementsEqual(batch.id.utf8) {
-        outcomes[shard] = .committed
+        outcomes[batch.holding] = .committed
         continue
       }
       var open: [String: [UInt8]] = [:]
@@ -82,7 +84,7 @@ enum FencedCommit {
       writes = RESPRequest()
       plan.add(batch)
       writes = plan.request
-      segments.append((shard, first..<writes.count))
+      segments.append((batch.holding, first..<writes.count))
     }
     guard !segments.isEmpty else {
       _ = try connection.readyCall(RESPCommand("UNWATCH"))
@@ -99,11 +101,11 @@ enum FencedCommit {
         // Replies of the transaction are numbered from the first command after MULTI.
         let failure = results[(segment.range.lowerBound - 1)..<(segment.range.upperBound - 1)].lazy
           .compactMap(\.errorMessage).first
-        outcomes[segment.shard] = failure.map { .failed($0) } ?? .committed
+        outcomes[segment.holding] = failure.map { .failed($0) } ?? .committed
       }
     default:
       let message = executed.errorMessage ?? "the transaction was refused"
-      for segment in segments { outcomes[segment.shard] = .failed(message) }
+      for segment in segments { outcomes[segment.holding] = .failed(message) }
     }
     return outcomes
   }

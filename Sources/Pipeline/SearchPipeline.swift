@@ -87,6 +87,7 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
     }
     if Task.isCancelled { emitter.cancelOpenSearches() }
     let disk = await repository.diskSummary
-    return await emitter.emitSummary(requests: repository.requests, cacheHits: repository.cacheHits, disk: disk)
+    return await emitter.emitSummary(
+      inputLines: inlet.inputLines, requests: repository.requests, cacheHits: repository.cacheHits, disk: disk)
   }
 }

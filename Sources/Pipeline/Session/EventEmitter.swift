@@ -84,11 +84,6 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     self.sink = sink
   }
 
-  /// Counts an input line (good or bad) for the summary.
-  func countInputLine() {
-    state.withLock { $0.summary.inputLines += 1 }
-  }
-
   /// From now on, answers (results, errors, partials, waits) are dropped: the run is stopping,
   /// and each search still open is to be reported `cancelled` for `shutdown` by
   /// ``cancelOpenSearches()``. Stopping cancels the searches one after another, and an answer
@@ -153,10 +148,13 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     }
   }
 
-  /// Emits the summary, last, with the request and cache counts given, and returns once it has
-  /// been handed to the sink: the process may exit as soon as the run returns.
-  func emitSummary(requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?) async -> RunSummary {
+  /// Emits the summary, last, with the input line, request and cache counts given, and returns
+  /// once it has been handed to the sink: the process may exit as soon as the run returns.
+  func emitSummary(
+    inputLines: Int = 0, requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?
+  ) async -> RunSummary {
     let summary = state.withLock { state in
+      state.summary.inputLines = inputLines
       state.summary.requests = requests
       state.summary.cacheHits = cacheHits
       state.summary.diskTier = disk?.status

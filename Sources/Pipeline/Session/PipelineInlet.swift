@@ -18,6 +18,9 @@ import Synchronization
 final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Duration == Duration {
   private struct State {
     var router: SessionRouter<C>
+    /// Input lines taken, good or bad, for the summary: counted here, under the lock every
+    /// keystroke takes anyway, rather than under the emitter's, a second lock per line.
+    var inputLines = 0
     /// Sessions started and not yet ended.
     var open = 0
     var finished = false
@@ -50,29 +53,34 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
     state = Mutex(State(router: SessionRouter(idleTimeout: configuration.sessionIdleTimeout)))
   }
 
+  /// How many input lines were taken, good or bad.
+  var inputLines: Int { state.withLock { $0.inputLines } }
+
   /// Takes one input record; see ``PipelineInlet``.
   func send(_ input: InputRecord) {
-    emitter.countInputLine()
     switch input {
     case .invalid(let line, let reason):
+      state.withLock { $0.inputLines += 1 }
       emitter.emit(.inputError(line: line, reason: reason), session: nil, inputLine: line)
     case .keystroke(let keystroke, let line):
       var term = SearchTerm(keystroke.term)
       if term.isBelow(minimumLength: configuration.minimumTermLength) { term = SearchTerm("") }
       let now = clock.now
-      let route = state.withLock { state -> (operators: SessionPipeline<C>.Operators, sweep: Bool)? in
+      let route = state.withLock { state -> (input: SessionPipeline<C>.Debounced, sweep: Bool)? in
+        state.inputLines += 1
         guard !state.finished, !state.cancelled else { return nil }
         let route = state.router.operators(for: keystroke.session, now: now, building: session, observer: self)
-        guard route.isNew else { return (route.operators, false) }
+        guard route.isNew else { return (route.operators.input, false) }
         state.open += 1
         // The first open session starts the idle sweep.
-        guard !state.sweepScheduled else { return (route.operators, false) }
+        guard !state.sweepScheduled else { return (route.operators.input, false) }
         state.sweepScheduled = true
-        return (route.operators, true)
+        return (route.operators.input, true)
       }
       guard let route else { return }
       if route.sweep { scheduleSweep() }
-      route.operators.input.receive(SessionInput(term: term, line: line))
+      // The instant read above is the keystroke's: its quiet period counts from there.
+      route.input.receive(SessionInput(term: term, line: line), at: now)
     }
   }
 

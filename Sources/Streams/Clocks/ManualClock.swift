@@ -173,6 +173,21 @@ public final class ManualClock: Clock, Sendable {
     return true
   }
 
+  /// ``wakeEarliest(notAfter:)``, and when no sleeper is due by `limit`, the clock moved there in
+  /// the same locked step: a replay moves time once per keystroke, and mostly nothing is due.
+  func wakeEarliestOrMove(to limit: Instant) -> Bool {
+    let wake = sleepers.withLock { state -> SleeperQueue.Wake? in
+      guard let wake = state.popFirstDue(notAfter: limit.offset) else {
+        state.setNow(limit.offset)
+        return nil
+      }
+      return wake
+    }
+    guard let wake else { return false }
+    wake.fire()
+    return true
+  }
+
   /// Schedules `action` to run when the clock reaches `deadline`, with no task: it runs on the
   /// thread that moves the time there (inside ``advance(to:)``, or the driving thread of a
   /// ``VirtualTimeRunner``), in (deadline, registration) order with the sleepers due then.

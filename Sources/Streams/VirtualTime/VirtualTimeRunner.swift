@@ -191,10 +191,7 @@ public final class VirtualTimeRunner: Sendable {
     // a drive for each (a real-time deadline, a main-thread check) was a visible part of its cost.
     let done = onRunner {
       while isIdle {
-        guard clock.wakeEarliest(notAfter: instant) else {
-          clock.setNow(instant)
-          return true
-        }
+        guard clock.wakeEarliestOrMove(to: instant) else { return true }
       }
       return false
     }

@@ -49,7 +49,13 @@ where C.Duration == Duration, Receiver.Element == Element {
 
   /// One element of the base.
   @inlinable package func receive(_ element: Element) {
-    let now = clock.now
+    receive(element, at: clock.now)
+  }
+
+  /// One element of the base that arrived at `now`, read from this stage's clock by a caller
+  /// that had read it already (the pipeline's inlet does, for every keystroke): a manual clock's
+  /// reading is a locked step.
+  @inlinable package func receive(_ element: Element, at now: C.Instant) {
     let deadline = now.advanced(by: quietPeriod(element))
     decide { $0.machine.element(element, deadline: deadline, now: now) }
   }

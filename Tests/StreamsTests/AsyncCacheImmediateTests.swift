@@ -9,7 +9,7 @@ import Testing
     let clock = ManualClock()
     let cache = AsyncCache<String, Int, ManualClock>(capacity: 4, timeToLive: .seconds(1), clock: clock)
     let loads = Recorder<String>()
-    #expect(cache.immediateValue(for: "a", load: nil) == nil)
+    #expect(cache.immediateValue(for: "a") == nil)
     let first = cache.immediateValue(for: "a") {
       loads.append("a")
       return (1, nil)
@@ -22,7 +22,7 @@ import Testing
     let reloaded = cache.immediateValue(for: "a") { (3, clock.now.advanced(by: .milliseconds(-999))) }
     #expect(reloaded?.origin == .loaded && reloaded?.value == 3)
     clock.advance(by: .milliseconds(1))
-    #expect(cache.immediateValue(for: "a", load: nil) == nil)
+    #expect(cache.immediateValue(for: "a") == nil)
     #expect(loads.values == ["a"])
     #expect(cache.statistics.loads == 2 && cache.statistics.hits == 1)
   }
@@ -39,6 +39,6 @@ import Testing
     runner.runUntilIdle()
     #expect(cache.immediateValue(for: "a") { (2, nil) } == nil)
     #expect(try runner.finish(loading).value == 1)
-    #expect(cache.immediateValue(for: "a", load: nil)?.value == 1)
+    #expect(cache.immediateValue(for: "a")?.value == 1)
   }
 }

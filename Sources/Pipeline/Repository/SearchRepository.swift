@@ -228,22 +228,30 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// group and no timeout. What it counts and logs is what the awaited path would.
   func answerAtOnce(for term: SearchTerm, scope: Scope) -> Answer? {
     let key = key(for: term, scope: scope)
-    var load: (() -> (value: Loaded, obtainedAt: C.Instant?))?
-    if let source = atOnceSource, source.answersAtOnce, limiter == nil, shared == nil, let first = scope.firstCategory {
-      load = { [self] in
-        countRequest(term: term, scope: scope)
-        let items = source.answerAtOnce(request(term, first), categories: scope.categories)
-        let loaded = fetched(items, for: key, term: term, scope: scope)
-        return (loaded.value, loaded.obtainedAt)
-      }
+    guard let source = atOnceSource, source.answersAtOnce, limiter == nil, shared == nil,
+      let first = scope.firstCategory
+    else {
+      guard let answer = cache?.immediateValue(for: key) else { return nil }
+      return hit(answer, term: term, scope: scope)
+    }
+    // Not a closure kept for later: one that escaped was allocated for every category of every
+    // search, hit or not.
+    func load() -> (value: Loaded, obtainedAt: C.Instant?) {
+      countRequest(term: term, scope: scope)
+      let items = source.answerAtOnce(request(term, first), categories: scope.categories)
+      let loaded = fetched(items, for: key, term: term, scope: scope)
+      return (loaded.value, loaded.obtainedAt)
     }
     guard let cache else {
-      return load.map { load in
-        let loaded = load().value
-        return Answer(items: loaded.items, origin: .loaded, fromDisk: loaded.fromDisk)
-      }
+      let loaded = load().value
+      return Answer(items: loaded.items, origin: .loaded, fromDisk: loaded.fromDisk)
     }
     guard let answer = cache.immediateValue(for: key, load: load) else { return nil }
+    return hit(answer, term: term, scope: scope)
+  }
+
+  /// The answer the cache gave at once, logged when it was a hit.
+  private func hit(_ answer: CacheAnswer<Loaded>, term: SearchTerm, scope: Scope) -> Answer {
     if answer.origin == .cached { log { .cacheHit(term: term.text, category: scope.name) } }
     return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
   }
@@ -428,23 +436,6 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
 
   private func log(_ message: () -> PipelineLogMessage) {
     configuration.log?(message())
-  }
-}
-
-extension Category {
-  /// The category's place in its declaration, for hashing without its name.
-  fileprivate var ordinal: Int {
-    switch self {
-    case .music: 0
-    case .movies: 1
-    case .podcasts: 2
-    case .musicVideo: 3
-    case .audiobook: 4
-    case .shortFilm: 5
-    case .tvShow: 6
-    case .software: 7
-    case .ebook: 8
-    }
   }
 }
 

@@ -126,6 +126,13 @@ where C.Duration == Duration {
       return entries.element(at: slot).value
     }
 
+    /// ``storedValue(for:now:)``, counted as a hit when there is one.
+    @inlinable mutating func hit(for key: Key, now: C.Instant) -> Value? {
+      guard let value = storedValue(for: key, now: now) else { return nil }
+      counters.hits += 1
+      return value
+    }
+
     /// Whether the entry at `slot` is a miss at `now`: from its expiry instant on (inclusive).
     @inlinable func hasExpired(at slot: Int, now: C.Instant) -> Bool {
       guard let expiry = entries.element(at: slot).expiry else { return false }
@@ -138,10 +145,7 @@ where C.Duration == Duration {
     @inlinable mutating func register(
       _ key: Key, now: C.Instant, cancelled: Bool, makeWaiter: (CacheOrigin) -> LoadWaiter<Value>
     ) -> LookUpStep {
-      if let value = storedValue(for: key, now: now) {
-        counters.hits += 1
-        return .hit(value)
-      }
+      if let value = hit(for: key, now: now) { return .hit(value) }
       if cancelled { return .cancelled }
       if var flight = flights[key] {
         flight.waiters.append(makeWaiter(.joined))
@@ -244,26 +248,32 @@ where C.Duration == Duration {
   /// when no load for `key` is in flight, `load` run at once on this thread (origin `loaded`;
   /// stored as a load's value is, dated by the instant `load` returns, or nil for "now").
   ///
-  /// Returns nil, changing nothing, on a miss when `load` is nil or a load for `key` is in flight
-  /// (join it with ``value(for:load:)``). While `load` runs, callers of the async forms for
-  /// `key` join it as they would any load. Never cancelled: `load` must not wait.
+  /// Returns nil, changing nothing, on a miss while a load for `key` is in flight (join it with
+  /// ``value(for:load:)``). While `load` runs, callers of the async forms for `key` join it as
+  /// they would any load. Never cancelled: `load` must not wait. `load` does not escape: a
+  /// caller's closure costs no allocation, which a search paid per category even on a hit.
   @inlinable package func immediateValue(
-    for key: Key, load: (() -> (value: Value, obtainedAt: C.Instant?))?
+    for key: Key, load: () -> (value: Value, obtainedAt: C.Instant?)
   ) -> CacheAnswer<Value>? {
     let now = clock.now
     let step = state.withLock { state -> (hit: Value?, flight: UInt64?) in
-      if let value = state.storedValue(for: key, now: now) {
-        state.counters.hits += 1
-        return (value, nil)
-      }
-      guard load != nil, state.flights[key] == nil else { return (nil, nil) }
+      if let value = state.hit(for: key, now: now) { return (value, nil) }
+      guard state.flights[key] == nil else { return (nil, nil) }
       return (nil, state.startFlight(for: key, firstWaiter: nil))
     }
     if let hit = step.hit { return CacheAnswer(value: hit, origin: .cached) }
-    guard let id = step.flight, let load else { return nil }
+    guard let id = step.flight else { return nil }
     let loaded = load()
     finish(id, for: key, with: .success((loaded.value, loaded.obtainedAt)))
     return CacheAnswer(value: loaded.value, origin: .loaded)
+  }
+
+  /// The value for `key` if it is stored and fresh (origin `cached`), else nil, changing
+  /// nothing: ``immediateValue(for:load:)`` for a caller that cannot load at once.
+  @inlinable package func immediateValue(for key: Key) -> CacheAnswer<Value>? {
+    let now = clock.now
+    guard let hit = state.withLock({ $0.hit(for: key, now: now) }) else { return nil }
+    return CacheAnswer(value: hit, origin: .cached)
   }
 
   /// The value for `key` as ``datedValue(for:load:)`` gives it, delivered to `answer` instead of

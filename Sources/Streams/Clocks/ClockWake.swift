@@ -47,10 +47,10 @@ public struct ClockWake: Sendable {
       return scheduleManual(manual, at: instant, action)
     }
     if let instant = deadline as? ContinuousClock.Instant, clock is ContinuousClock {
-      return scheduleQueued(LiveClockTimers.continuous, at: instant, action)
+      return scheduleContinuous(at: instant, action)
     }
     if let instant = deadline as? SuspendingClock.Instant, clock is SuspendingClock {
-      return scheduleQueued(LiveClockTimers.suspending, at: instant, action)
+      return scheduleSuspending(at: instant, action)
     }
     let task = Task(inheritingExecutor: {
       // Cancelled: whoever cancelled it has taken its place.
@@ -70,9 +70,24 @@ public struct ClockWake: Sendable {
     return ClockWake(kind: .scheduled(clock, id))
   }
 
-  @usableFromInline static func scheduleQueued<Live: Clock>(
-    _ timers: ClockTimers<Live>, at deadline: Live.Instant, _ action: @escaping @Sendable () -> Void
+  // One entry point per live clock, not one generic over the clock: called from another module,
+  // a generic one ran the timer's heap and calls unspecialised, looking up the clock's types at
+  // every comparison.
+  @usableFromInline static func scheduleContinuous(
+    at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void
   ) -> ClockWake {
+    scheduleQueued(LiveClockTimers.continuous, at: deadline, action)
+  }
+
+  @usableFromInline static func scheduleSuspending(
+    at deadline: SuspendingClock.Instant, _ action: @escaping @Sendable () -> Void
+  ) -> ClockWake {
+    scheduleQueued(LiveClockTimers.suspending, at: deadline, action)
+  }
+
+  static func scheduleQueued<Live: Clock>(
+    _ timers: ClockTimers<Live>, at deadline: Live.Instant, _ action: @escaping @Sendable () -> Void
+  ) -> ClockWake where Live.Duration == Duration {
     guard let id = timers.schedule(at: deadline, action) else {
       action()
       return ClockWake(kind: .ran)

@@ -12,9 +12,12 @@ import Synchronization
 /// - The task sleeps only while a call is scheduled; an earlier deadline replaces it with a
 ///   task sleeping until then.
 @usableFromInline
-final class ClockTimers<C: Clock>: Sendable {
+final class ClockTimers<C: Clock>: Sendable where C.Duration == Duration {
+  // A deadline is kept as its offset from the timer's origin: the standard library's instants are
+  // resilient (their size and comparison are looked up at run time, each copy a memmove), while a
+  // Duration is two integers compared inline.
   fileprivate struct Key: Comparable {
-    var deadline: C.Instant
+    var deadline: Duration
     var id: UInt64
 
     static func < (lhs: Key, rhs: Key) -> Bool {
@@ -26,7 +29,7 @@ final class ClockTimers<C: Clock>: Sendable {
     /// No call is scheduled: no task runs.
     case none
     /// The task of `generation` sleeps until `until`, the earliest call's deadline.
-    case sleeping(generation: UInt64, until: C.Instant)
+    case sleeping(generation: UInt64, until: Duration)
     /// The task of `generation` makes the calls that are due.
     case firing(generation: UInt64)
   }
@@ -45,19 +48,25 @@ final class ClockTimers<C: Clock>: Sendable {
   /// What the timer's task does next.
   fileprivate enum Step {
     case call(@Sendable () -> Void)
-    case sleep(until: C.Instant)
+    case sleep(until: Duration)
     case stop
   }
 
   private let clock: C
+  /// The instant deadlines are offsets from.
+  private let origin: C.Instant
   private let state = Mutex(State())
 
-  init(clock: C) { self.clock = clock }
+  init(clock: C) {
+    self.clock = clock
+    origin = clock.now
+  }
 
   /// Schedules `action` for `deadline`; returns its id for ``cancel(_:)``, or nil, without
   /// scheduling, when the clock has reached `deadline` already (the caller acts at once).
   @usableFromInline func schedule(at deadline: C.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64? {
     guard deadline > clock.now else { return nil }
+    let deadline = offset(of: deadline)
     let (id, start, replaced) = state.withLock { state -> (UInt64, UInt64?, Task<Void, Never>?) in
       state.lastID &+= 1
       state.heap.push(Key(deadline: deadline, id: state.lastID))
@@ -90,16 +99,21 @@ final class ClockTimers<C: Clock>: Sendable {
     _ = state.withLock { $0.calls.removeValue(forKey: id) }
   }
 
-  private func startSleeper(generation: UInt64, until first: C.Instant) {
+  /// `instant` as an offset from the origin.
+  private func offset(of instant: C.Instant) -> Duration {
+    origin.duration(to: instant)
+  }
+
+  private func startSleeper(generation: UInt64, until first: Duration) {
     // Detached: the one timer of a live clock belongs to no task and to no virtual-time runner;
     // the calls it makes start what they start as plain tasks.
     let task = Task.detached { [self] in
       var deadline = first
       while true {
         // Cancelled: a task sleeping until an earlier deadline has taken its place.
-        guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+        guard (try? await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil)) != nil else { return }
         while true {
-          let now = clock.now
+          let now = offset(of: clock.now)
           switch state.withLock({ $0.next(at: now, generation: generation) }) {
           case .call(let action):
             action()
@@ -125,7 +139,7 @@ final class ClockTimers<C: Clock>: Sendable {
 
 extension ClockTimers.State {
   /// The next step of the task of `generation`, awake at `now`.
-  fileprivate mutating func next(at now: C.Instant, generation current: UInt64) -> ClockTimers.Step {
+  fileprivate mutating func next(at now: Duration, generation current: UInt64) -> ClockTimers.Step {
     guard generation == current, sleeper.isAwaitingOrRunning else {
       // A newer task has taken over.
       return .stop

@@ -55,13 +55,29 @@ public final class AsyncFeed<Element: Sendable>: PushableAsyncSequence, PushedSe
   /// Hands `element` to the consumer or receiver, or buffers it. Ignored after finish or
   /// cancellation.
   @inlinable public func yield(_ element: Element) {
+    // A subscribed feed (each line of a replay comes this way) asks for the receiver alone: an
+    // optional resumption beside it, nil on this path, was still destroyed through the element's
+    // generic value witness on every element.
+    let pushed = state.withLock { state -> (subscribed: Bool, receiver: PushReceiver<Element>?) in
+      guard state.pushed != nil else { return (false, nil) }
+      return (true, state.pushed?.claimDelivery(of: element))
+    }
+    guard pushed.subscribed else { return yieldUnsubscribed(element) }
+    // The receiver takes the element straight from here, then whatever was queued meanwhile, in
+    // order.
+    guard let receiver = pushed.receiver else { return }
+    receiver.receive(element)
+    drainDeliveries(state) { $0.nextDelivery() }
+  }
+
+  /// ``yield(_:)`` when no receiver had subscribed: for the task pulling, unless a receiver
+  /// subscribed meanwhile.
+  @inlinable func yieldUnsubscribed(_ element: Element) {
     let (resumption, receiver) = state.withLock { state -> (Resumption<Element>?, PushReceiver<Element>?) in
       if state.pushed != nil { return (nil, state.pushed?.claimDelivery(of: element)) }
       return (state.pulled?.send(element), nil)
     }
     resumption?.resume()
-    // The receiver takes the element straight from here (each line of a replay comes this way),
-    // then whatever was queued meanwhile, in order.
     guard let receiver else { return }
     receiver.receive(element)
     drainDeliveries(state) { $0.nextDelivery() }

@@ -63,26 +63,33 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
   @inlinable init() {}
 
   /// An element of the base arrived at `now`; its quiet period ends at `deadline`.
+  ///
+  /// Each case binds the state's data once and decides inside: a `case … where` per rule bound
+  /// (copied, the timer's wake retaining its clock) and released the payload again for every
+  /// rule tried, on every keystroke.
   @inlinable mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
     switch takeState() {
-    case .idle where deadline <= now:
-      // A zero quiet period: emit at once.
-      state = .idle
-      return .emit(element)
     case .idle:
+      if deadline <= now {
+        // A zero quiet period: emit at once.
+        state = .idle
+        return .emit(element)
+      }
       // The first element of a burst: it waits, and a timer is set for it.
       let timer = nextTimer(deadline: deadline)
       state = .pending(element: element, deadline: deadline, timer: timer)
       return .startTimer(generation: timer.generation, deadline: deadline)
-    case .pending(_, _, let timer) where deadline <= now:
-      // A zero quiet period supersedes the pending element: emit at once.
-      state = .idle
-      return .cancelTimerAndEmit(timer.wake, element)
-    case .pending(_, _, let timer) where timer.deadline <= deadline:
-      // The running timer wakes first and re-arms for the later deadline: no new timer.
-      state = .pending(element: element, deadline: deadline, timer: timer)
-      return .none
     case .pending(_, _, let timer):
+      if deadline <= now {
+        // A zero quiet period supersedes the pending element: emit at once.
+        state = .idle
+        return .cancelTimerAndEmit(timer.wake, element)
+      }
+      if timer.deadline <= deadline {
+        // The running timer wakes first and re-arms for the later deadline: no new timer.
+        state = .pending(element: element, deadline: deadline, timer: timer)
+        return .none
+      }
       // A shorter quiet period than the last: the running timer would wake too late.
       let replacement = nextTimer(deadline: deadline)
       state = .pending(element: element, deadline: deadline, timer: replacement)
@@ -97,14 +104,19 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
   /// The timer of `generation` was scheduled as `wake`.
   @inlinable mutating func timerScheduled(_ wake: ClockWake, generation: UInt64) -> Action {
     switch takeState() {
-    case .pending(let element, let deadline, var timer) where timer.generation == generation:
+    case .pending(let element, let deadline, var timer):
+      guard timer.generation == generation else {
+        // Replaced while being scheduled: it has no work left.
+        state = .pending(element: element, deadline: deadline, timer: timer)
+        return .cancelTimer(wake)
+      }
       // The usual case: keep it, to cancel it if the element is superseded or the consumer leaves.
       timer.wake = wake
       state = .pending(element: element, deadline: deadline, timer: timer)
       return .none
     case let current:
-      // It fired already (a deadline reached while scheduling), or it was replaced or
-      // stopped while being scheduled: it has no work left.
+      // It fired already (a deadline reached while scheduling), or it was stopped while being
+      // scheduled: it has no work left.
       state = current
       return .cancelTimer(wake)
     }
@@ -113,17 +125,22 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
   /// The timer of `generation` woke at `now`.
   @inlinable mutating func timerFired(generation: UInt64, now: Instant) -> Action {
     switch takeState() {
-    case .pending(let element, let deadline, let timer) where timer.generation == generation && deadline <= now:
-      // The quiet period has passed: emit.
-      state = .idle
-      return .emit(element)
-    case .pending(let element, let deadline, let timer) where timer.generation == generation:
+    case .pending(let element, let deadline, let timer):
+      guard timer.generation == generation else {
+        // A replaced timer whose cancellation raced its wake-up: ignore it.
+        state = .pending(element: element, deadline: deadline, timer: timer)
+        return .none
+      }
+      if deadline <= now {
+        // The quiet period has passed: emit.
+        state = .idle
+        return .emit(element)
+      }
       // A newer element moved the deadline: wake again then, under the same generation.
       state = .pending(element: element, deadline: deadline, timer: Timer(generation: generation, deadline: deadline))
       return .startTimer(generation: generation, deadline: deadline)
     case let current:
-      // A replaced timer whose cancellation raced its wake-up, or one whose element was
-      // emitted or dropped meanwhile: ignore it.
+      // A timer whose element was emitted or dropped meanwhile: ignore it.
       state = current
       return .none
     }

@@ -84,7 +84,14 @@ public enum InputLineParser {
   /// Parses line number `number`'s text (without its line terminator) into a keystroke, or the
   /// reason it is invalid.
   public static func parse(_ line: String, line number: Int) -> InputRecord {
-    switch parseFormat(line) {
+    var bytes = line
+    return bytes.withUTF8 { parse(utf8: $0, line: number, text: { line }) }
+  }
+
+  /// The same for a line's bytes, valid UTF-8; `text` makes them a `String`, called only for a
+  /// plain-text line, whose text is its term. A JSON line is parsed from the bytes themselves.
+  static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>, line number: Int, text: () -> String) -> InputRecord {
+    switch parseFormat(bytes, text: text) {
     case .failure(let refusal):
       return .invalid(line: number, reason: refusal.reason)
     case .success(var keystroke):
@@ -96,20 +103,16 @@ public enum InputLineParser {
   }
 
   /// The line read in its format, before the term's length is checked.
-  private static func parseFormat(_ line: String) -> LineReading {
-    let original = line
-    var line = line
-    return line.withUTF8 { bytes in
-      if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
-        return .failure(LineRefusal(Reason.nulByte))
-      }
-      var index = 0
-      while index < bytes.count, JSONLineFastParser.isWhitespace(bytes[index]) { index += 1 }
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
-        return .success(Keystroke(term: original))
-      }
-      if let parsed = JSONLineFastParser.parse(bytes) { return parsed }
-      return FoundationLineParser.parse(bytes)
+  private static func parseFormat(_ bytes: UnsafeBufferPointer<UInt8>, text: () -> String) -> LineReading {
+    if let base = bytes.baseAddress, memchr(base, 0, bytes.count) != nil {
+      return .failure(LineRefusal(Reason.nulByte))
     }
+    var index = 0
+    while index < bytes.count, JSONLineFastParser.isWhitespace(bytes[index]) { index += 1 }
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+      return .success(Keystroke(term: text()))
+    }
+    if let parsed = JSONLineFastParser.parse(bytes) { return parsed }
+    return FoundationLineParser.parse(bytes)
   }
 }

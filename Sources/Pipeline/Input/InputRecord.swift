@@ -21,11 +21,31 @@ public enum InputRecord: Sendable, Equatable {
     case .text(let text):
       self = InputLineParser.parse(text, line: line.number)
     case .invalidUTF8(let byteCount):
-      self = .invalid(line: line.number, reason: "invalid UTF-8 (\(byteCount) bytes)")
+      self = .invalid(line: line.number, reason: Self.invalidUTF8(byteCount))
     case .tooLong(let byteCount):
-      self = .invalid(
-        line: line.number, reason: "line too long (\(byteCount) bytes; the maximum is set by --max-line-bytes)")
+      self = .invalid(line: line.number, reason: Self.tooLong(byteCount))
     }
+  }
+
+  /// Reads `line` from its bytes, as ``init(_:)`` reads it from an `InputLine`: a JSON line is
+  /// parsed straight from them, so the line itself never becomes a `String`.
+  package init(_ line: LineBytes) {
+    switch line.content {
+    case .text(let bytes, let decoded):
+      self = InputLineParser.parse(utf8: bytes, line: line.number) {
+        decoded ?? String(decoding: bytes, as: UTF8.self)
+      }
+    case .invalidUTF8(let byteCount):
+      self = .invalid(line: line.number, reason: Self.invalidUTF8(byteCount))
+    case .tooLong(let byteCount):
+      self = .invalid(line: line.number, reason: Self.tooLong(byteCount))
+    }
+  }
+
+  private static func invalidUTF8(_ byteCount: Int) -> String { "invalid UTF-8 (\(byteCount) bytes)" }
+
+  private static func tooLong(_ byteCount: Int) -> String {
+    "line too long (\(byteCount) bytes; the maximum is set by --max-line-bytes)"
   }
 
   /// The line's number, from 1.

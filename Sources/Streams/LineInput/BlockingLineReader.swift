@@ -35,10 +35,10 @@ public struct BlockingLineReader: ~Copyable {
   /// Whether this reader opened `descriptor` and so must close it.
   private var ownsDescriptor: Bool
   private var splitter: LineSplitter
-  private var lines: [InputLine] = []
-  private var index = 0
   private var atEnd = false
   private let buffer: UnsafeMutableRawBufferPointer
+  /// Where the bytes of `buffer` not yet split begin and end.
+  private var unsplit = 0..<0
   /// When given, every wait for input also waits on it, and ends with `.stopped` when it fires.
   private let stop: CancellationSignal?
 
@@ -83,14 +83,23 @@ public struct BlockingLineReader: ~Copyable {
   ///   lines read before the failure have been delivered; calling again retries the read.
   ///   ``LineInputError/stopped`` when the reader's `stop` signal fired while it waited.
   public mutating func next() throws(LineInputError) -> InputLine? {
+    try next { $0.inputLine }
+  }
+
+  /// The next line read with `read`, which gets its bytes for the duration of the call: for a
+  /// caller that parses lines straight from their bytes, without a `String` per line. Otherwise
+  /// the same as ``next()``.
+  package mutating func next<Line>(_ read: (LineBytes) -> Line) throws(LineInputError) -> Line? {
     while true {
-      if index < lines.count {
-        defer { index += 1 }
-        return lines[index]
+      if !unsplit.isEmpty {
+        var consumed = 0
+        let line = splitter.nextLine(
+          in: UnsafeRawBufferPointer(rebasing: buffer[unsplit]), consumed: &consumed, read)
+        unsplit = unsplit.lowerBound + consumed..<unsplit.upperBound
+        if let line { return line }
+        continue
       }
       if atEnd { return nil }
-      lines.removeAll(keepingCapacity: true)
-      index = 0
       // Wait in poll(2) rather than in read(2), so that a stop request ends the wait.
       if let stop {
         // A regular file is always readable, so poll alone would never see the stop.
@@ -103,12 +112,11 @@ public struct BlockingLineReader: ~Copyable {
         continue
       }
       if count == 0 {
-        splitter.finish(into: &lines)
         atEnd = true
         closeIfOwned()
-      } else {
-        splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &lines)
+        return splitter.finish(read)
       }
+      unsplit = 0..<count
     }
   }
 

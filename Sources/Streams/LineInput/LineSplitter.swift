@@ -50,29 +50,45 @@ package struct LineSplitter: Sendable {
   /// Appends to `lines` every line that `bytes` completes, keeping an unfinished last line for
   /// the next call.
   package mutating func append(_ bytes: UnsafeRawBufferPointer, into lines: inout [InputLine]) {
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    var start = 0
+    while start < bytes.count {
+      var consumed = 0
+      let line = nextLine(in: UnsafeRawBufferPointer(rebasing: bytes[start...]), consumed: &consumed) { $0.inputLine }
+      start += consumed
+      if let line { lines.append(line) }
+    }
+  }
+
+  /// Reads the first line that `bytes` completes with `read`, its bytes lent for the call only,
+  /// and sets `consumed` to how many bytes of `bytes` it took (up to its newline); nil when
+  /// `bytes` completes no line, and then all of them are kept for the next call.
+  ///
+  /// The one-line-at-a-time core: a reader that parses each line straight from its bytes makes
+  /// no `String` for a line it does not need as text.
+  package mutating func nextLine<Line>(
+    in bytes: UnsafeRawBufferPointer, consumed: inout Int, _ read: (LineBytes) -> Line
+  ) -> Line? {
+    consumed = bytes.count
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
     let end = bytes.count
     var start = 0
     if markMatched != nil {
       start = skipByteOrderMark(bytes)
-      if markMatched != nil { return }  // The chunk ended inside what may still be a mark.
+      if markMatched != nil { return nil }  // The chunk ended inside what may still be a mark.
     }
-    while start < end {
-      guard let found = memchr(base + start, 0x0A, end - start) else {
-        absorb(UnsafeRawBufferPointer(start: base + start, count: end - start))
-        return
-      }
-      let newline = base.distance(to: UnsafeRawPointer(found))
-      let segment = UnsafeRawBufferPointer(start: base + start, count: newline - start)
-      if pending.isEmpty && discardedCount == nil {
-        // The common case: the whole line is in this chunk, so it is never copied.
-        emit(segment, strippingReturn: true, into: &lines)
-      } else {
-        absorb(segment)
-        completePending(strippingReturn: true, into: &lines)
-      }
-      start = newline + 1
+    guard let found = memchr(base + start, 0x0A, end - start) else {
+      absorb(UnsafeRawBufferPointer(start: base + start, count: end - start))
+      return nil
     }
+    let newline = base.distance(to: UnsafeRawPointer(found))
+    consumed = newline + 1
+    let segment = UnsafeRawBufferPointer(start: base + start, count: newline - start)
+    if pending.isEmpty && discardedCount == nil {
+      // The common case: the whole line is in this chunk, so it is never copied.
+      return emit(segment, strippingReturn: true, read)
+    }
+    absorb(segment)
+    return completePending(strippingReturn: true, read)
   }
 
   /// Appends to `lines` every line that `bytes` completes; a convenience for byte collections.
@@ -89,14 +105,19 @@ package struct LineSplitter: Sendable {
   /// input. A `\r` at the very end is kept, since no `\n` follows it. Numbering goes on, so the
   /// splitter can be fed again (a FIFO followed across writers).
   package mutating func finish(into lines: inout [InputLine]) {
+    if let line = finish({ $0.inputLine }) { lines.append(line) }
+  }
+
+  /// Reads the last line with `read` if the input did not end with a newline; nil if it did.
+  /// See ``finish(into:)``.
+  package mutating func finish<Line>(_ read: (LineBytes) -> Line) -> Line? {
     if let matched = markMatched {
       // The input ended inside the beginning of a mark: those bytes were text after all.
       markMatched = nil
       Self.byteOrderMark[..<matched].withUnsafeBytes { absorb($0) }
     }
-    if !pending.isEmpty || discardedCount != nil {
-      completePending(strippingReturn: false, into: &lines)
-    }
+    guard !pending.isEmpty || discardedCount != nil else { return nil }
+    return completePending(strippingReturn: false, read)
   }
 
   /// At the start of the input: consumes the bytes of `bytes` that continue a byte-order mark and
@@ -132,36 +153,53 @@ package struct LineSplitter: Sendable {
     }
   }
 
-  private mutating func completePending(strippingReturn: Bool, into lines: inout [InputLine]) {
+  private mutating func completePending<Line>(strippingReturn: Bool, _ read: (LineBytes) -> Line) -> Line {
     if let count = discardedCount {
       let length = strippingReturn && discardedEndsInReturn ? count - 1 : count
-      lines.append(InputLine(number: takeNumber(), content: .tooLong(byteCount: length)))
       discardedCount = nil
       discardedEndsInReturn = false
-      return
+      return read(LineBytes(number: takeNumber(), content: .tooLong(byteCount: length)))
     }
-    pending.withUnsafeBytes { emit($0, strippingReturn: strippingReturn, into: &lines) }
+    let line = pending.withUnsafeBytes { emit($0, strippingReturn: strippingReturn, read) }
     // Keep a small buffer for the next split line; release one that grew large.
     if pending.capacity > 1 << 16 { pending = [] } else { pending.removeAll(keepingCapacity: true) }
+    return line
   }
 
-  private mutating func emit(
-    _ line: UnsafeRawBufferPointer, strippingReturn: Bool, into lines: inout [InputLine]
-  ) {
+  private mutating func emit<Line>(
+    _ line: UnsafeRawBufferPointer, strippingReturn: Bool, _ read: (LineBytes) -> Line
+  ) -> Line {
     var length = line.count
     if strippingReturn, length > 0, line[length - 1] == 0x0D { length -= 1 }
     let number = takeNumber()
     guard length <= maxLineLength else {
-      lines.append(InputLine(number: number, content: .tooLong(byteCount: length)))
-      return
+      return read(LineBytes(number: number, content: .tooLong(byteCount: length)))
     }
     let content = UnsafeRawBufferPointer(rebasing: line[..<length])
+    let bytes = content.bindMemory(to: UInt8.self)
+    // Most lines are ASCII, which is valid UTF-8: checked eight bytes at a time, with no copy.
+    if Self.isASCII(content) { return read(LineBytes(number: number, content: .text(bytes, decoded: nil))) }
     let text = String(decoding: content, as: UTF8.self)
-    if Self.holds(text, exactly: content) {
-      lines.append(InputLine(number: number, content: .text(text)))
-    } else {
-      lines.append(InputLine(number: number, content: .invalidUTF8(byteCount: length)))
+    guard Self.holds(text, exactly: content) else {
+      return read(LineBytes(number: number, content: .invalidUTF8(byteCount: length)))
     }
+    return read(LineBytes(number: number, content: .text(bytes, decoded: text)))
+  }
+
+  /// Whether every byte of `bytes` is below 0x80.
+  private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var index = 0
+    var bits: UInt64 = 0
+    while index + 8 <= bytes.count {
+      bits |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    while index < bytes.count {
+      bits |= UInt64(bytes[index])
+      index += 1
+    }
+    return bits & 0x8080_8080_8080_8080 == 0
   }
 
   /// Whether `text`, decoded from `bytes`, holds exactly those bytes, i.e. they were valid UTF-8.

@@ -29,7 +29,7 @@ struct CandidateRanks {
     } else {
       everyRank = count > 32 && postings > rankCount / 8
     }
-    if !everyRank { merge = PostingMerge(lists, words: words.ids) }
+    if !everyRank { merge = PostingMerge(lists, words: words) }
   }
 
   /// The next rank, nil when there are no more.

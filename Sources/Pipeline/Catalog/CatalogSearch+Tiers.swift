@@ -163,7 +163,7 @@ extension CatalogSearch {
     guard !first.isEmpty, !lastWhole.isEmpty else { return [] }
     var merge =
       index.nameEnds.count(of: lastWhole) <= index.nameStarts.count(of: first)
-      ? PostingMerge(index.nameEnds, words: lastWhole.ids) : PostingMerge(index.nameStarts, words: first.ids)
+      ? PostingMerge(index.nameEnds, words: lastWhole) : PostingMerge(index.nameStarts, words: first)
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {
       guard hasBits(rank) else { continue }

@@ -17,13 +17,27 @@ struct PostingMerge {
   private var last: Int32 = -1
 
   /// A merge of the lists of `lists` numbered `words`.
-  init(_ lists: PostingLists, words: some Sequence<Int>) {
+  init(_ lists: PostingLists, words: CatalogWordSet) {
+    self.init(lists, ranges: words.ranges)
+  }
+
+  /// A merge of the lists of `lists` numbered `words`.
+  init(_ lists: PostingLists, words: Range<Int>) {
+    self.init(lists, ranges: CollectionOfOne(words))
+  }
+
+  /// A merge of the lists of the words in `ranges`. The runs are read as ranges, not as one
+  /// flattened sequence of ids, whose iteration cost more than the heap it filled.
+  private init(_ lists: PostingLists, ranges: some Collection<Range<Int>>) {
     items = lists.items
-    for word in words {
-      let position = Int(lists.start[word])
-      let end = Int(lists.start[word + 1])
-      if position < end {
-        heap.append(Cursor(head: items[position], position: position, end: end))
+    heap.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
+    for range in ranges {
+      for word in range {
+        let position = Int(lists.start[word])
+        let end = Int(lists.start[word + 1])
+        if position < end {
+          heap.append(Cursor(head: items[position], position: position, end: end))
+        }
       }
     }
     // Floyd's heap construction: sift down every inner node, last first.

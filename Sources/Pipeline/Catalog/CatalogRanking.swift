@@ -118,7 +118,7 @@ enum CatalogRanking {
   /// Whether query word `part` is within its allowance of typos of `word`: insertions,
   /// deletions, substitutions and swaps of neighbours, at most `leadingTypos` of them before
   /// its fourth letter.
-  static func isTypo(_ part: FoldedWord, of word: FoldedWord) -> Bool {
+  static func isTypo(_ part: FoldedWord, of word: some RandomAccessCollection<UInt32>) -> Bool {
     let allowance = typoAllowance(forLength: part.count)
     return allowance > 0
       && EditDistance.isWithin(allowance, part, word, leadingLetters: leadingLetters, leadingEdits: leadingTypos)

@@ -190,7 +190,7 @@ extension CatalogSearch {
     let count = query.words.count
     // Tier 5: as many words as the query, each equal to its query word or a whole-word typo.
     let lastIsWhole = { (token: Int32) in
-      whole[last].contains(token) || CatalogRanking.isTypo(query.words[last], of: Array(index.words[Int(token)]))
+      whole[last].contains(token) || CatalogRanking.isTypo(query.words[last], of: index.words[Int(token)])
     }
     var startsWithQuery = false
     for entry in primaryEntries(of: rank) {

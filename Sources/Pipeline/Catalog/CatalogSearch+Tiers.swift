@@ -67,6 +67,9 @@ extension CatalogSearch {
     let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
     // A word allowed no typo that starts no word ends the search before any walk of the trie.
     guard allowances.indices.allSatisfy({ allowances[$0] > 0 || !starts[$0].isEmpty }) else { return }
+    // With no typo allowed in any word, tiers 5–8 are tiers 1–4 again, which found nothing
+    // ("the ma n" would walk every film for nothing).
+    guard allowances.contains(where: { $0 > 0 }) else { return }
     // Per query word: the words it matches (started or typo), and those it equals or is a
     // whole-word typo of, which a name's words before its last must be for tiers 5 and 6.
     var matching: [CatalogWordSet] = []
@@ -143,7 +146,11 @@ extension CatalogSearch {
         tiers[tier].append(rank)
       }
     }
-    ranks.append(contentsOf: tiers.joined().prefix(limit))
+    // Tier by tier, not through `joined().prefix(_:)`: appending a slice of a flattened array
+    // walks its indexes over and over, and cost more than the rest of a typo search.
+    for tier in tiers {
+      ranks.append(contentsOf: tier.prefix(limit - ranks.count))
+    }
   }
 
   /// How many words and postings a list of candidates may have to be walked instead of the

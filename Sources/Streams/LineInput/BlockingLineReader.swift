@@ -83,23 +83,25 @@ public struct BlockingLineReader: ~Copyable {
   ///   lines read before the failure have been delivered; calling again retries the read.
   ///   ``LineInputError/stopped`` when the reader's `stop` signal fired while it waited.
   public mutating func next() throws(LineInputError) -> InputLine? {
-    try next { $0.inputLine }
+    var line: InputLine?
+    guard try next({ line = $0.inputLine }) else { return nil }
+    return line
   }
 
-  /// The next line read with `read`, which gets its bytes for the duration of the call: for a
-  /// caller that parses lines straight from their bytes, without a `String` per line. Otherwise
-  /// the same as ``next()``.
-  package mutating func next<Line>(_ read: (LineBytes) -> Line) throws(LineInputError) -> Line? {
+  /// Reads the next line with `read`, which gets its bytes for the duration of the call: for a
+  /// caller that parses lines straight from their bytes, without a `String` per line. False at
+  /// the end of the input, and after; otherwise the same as ``next()``.
+  package mutating func next(_ read: (LineBytes) -> Void) throws(LineInputError) -> Bool {
     while true {
       if !unsplit.isEmpty {
         var consumed = 0
-        let line = splitter.nextLine(
+        let found = splitter.nextLine(
           in: UnsafeRawBufferPointer(rebasing: buffer[unsplit]), consumed: &consumed, read)
         unsplit = unsplit.lowerBound + consumed..<unsplit.upperBound
-        if let line { return line }
+        if found { return true }
         continue
       }
-      if atEnd { return nil }
+      if atEnd { return false }
       // Wait in poll(2) rather than in read(2), so that a stop request ends the wait.
       if let stop {
         // A regular file is always readable, so poll alone would never see the stop.

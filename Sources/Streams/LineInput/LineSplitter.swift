@@ -53,42 +53,48 @@ package struct LineSplitter: Sendable {
     var start = 0
     while start < bytes.count {
       var consumed = 0
-      let line = nextLine(in: UnsafeRawBufferPointer(rebasing: bytes[start...]), consumed: &consumed) { $0.inputLine }
+      _ = nextLine(in: UnsafeRawBufferPointer(rebasing: bytes[start...]), consumed: &consumed) {
+        lines.append($0.inputLine)
+      }
       start += consumed
-      if let line { lines.append(line) }
     }
   }
 
   /// Reads the first line that `bytes` completes with `read`, its bytes lent for the call only,
-  /// and sets `consumed` to how many bytes of `bytes` it took (up to its newline); nil when
+  /// and sets `consumed` to how many bytes of `bytes` it took (up to its newline); false when
   /// `bytes` completes no line, and then all of them are kept for the next call.
   ///
   /// The one-line-at-a-time core: a reader that parses each line straight from its bytes makes
   /// no `String` for a line it does not need as text.
-  package mutating func nextLine<Line>(
-    in bytes: UnsafeRawBufferPointer, consumed: inout Int, _ read: (LineBytes) -> Line
-  ) -> Line? {
+  ///
+  /// `read` is a closure rather than a generic transform: generic code across modules runs
+  /// unspecialised, copying its result through value witnesses on every line.
+  package mutating func nextLine(
+    in bytes: UnsafeRawBufferPointer, consumed: inout Int, _ read: (LineBytes) -> Void
+  ) -> Bool {
     consumed = bytes.count
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
     let end = bytes.count
     var start = 0
     if markMatched != nil {
       start = skipByteOrderMark(bytes)
-      if markMatched != nil { return nil }  // The chunk ended inside what may still be a mark.
+      if markMatched != nil { return false }  // The chunk ended inside what may still be a mark.
     }
     guard let found = memchr(base + start, 0x0A, end - start) else {
       absorb(UnsafeRawBufferPointer(start: base + start, count: end - start))
-      return nil
+      return false
     }
     let newline = base.distance(to: UnsafeRawPointer(found))
     consumed = newline + 1
     let segment = UnsafeRawBufferPointer(start: base + start, count: newline - start)
     if pending.isEmpty && discardedCount == nil {
       // The common case: the whole line is in this chunk, so it is never copied.
-      return emit(segment, strippingReturn: true, read)
+      emit(segment, strippingReturn: true, read)
+      return true
     }
     absorb(segment)
-    return completePending(strippingReturn: true, read)
+    completePending(strippingReturn: true, read)
+    return true
   }
 
   /// Appends to `lines` every line that `bytes` completes; a convenience for byte collections.
@@ -105,19 +111,20 @@ package struct LineSplitter: Sendable {
   /// input. A `\r` at the very end is kept, since no `\n` follows it. Numbering goes on, so the
   /// splitter can be fed again (a FIFO followed across writers).
   package mutating func finish(into lines: inout [InputLine]) {
-    if let line = finish({ $0.inputLine }) { lines.append(line) }
+    _ = finish { lines.append($0.inputLine) }
   }
 
-  /// Reads the last line with `read` if the input did not end with a newline; nil if it did.
+  /// Reads the last line with `read` if the input did not end with a newline; false if it did.
   /// See ``finish(into:)``.
-  package mutating func finish<Line>(_ read: (LineBytes) -> Line) -> Line? {
+  package mutating func finish(_ read: (LineBytes) -> Void) -> Bool {
     if let matched = markMatched {
       // The input ended inside the beginning of a mark: those bytes were text after all.
       markMatched = nil
       Self.byteOrderMark[..<matched].withUnsafeBytes { absorb($0) }
     }
-    guard !pending.isEmpty || discardedCount != nil else { return nil }
-    return completePending(strippingReturn: false, read)
+    guard !pending.isEmpty || discardedCount != nil else { return false }
+    completePending(strippingReturn: false, read)
+    return true
   }
 
   /// At the start of the input: consumes the bytes of `bytes` that continue a byte-order mark and
@@ -153,22 +160,22 @@ package struct LineSplitter: Sendable {
     }
   }
 
-  private mutating func completePending<Line>(strippingReturn: Bool, _ read: (LineBytes) -> Line) -> Line {
+  private mutating func completePending(strippingReturn: Bool, _ read: (LineBytes) -> Void) {
     if let count = discardedCount {
       let length = strippingReturn && discardedEndsInReturn ? count - 1 : count
       discardedCount = nil
       discardedEndsInReturn = false
-      return read(LineBytes(number: takeNumber(), content: .tooLong(byteCount: length)))
+      read(LineBytes(number: takeNumber(), content: .tooLong(byteCount: length)))
+      return
     }
-    let line = pending.withUnsafeBytes { emit($0, strippingReturn: strippingReturn, read) }
+    pending.withUnsafeBytes { emit($0, strippingReturn: strippingReturn, read) }
     // Keep a small buffer for the next split line; release one that grew large.
     if pending.capacity > 1 << 16 { pending = [] } else { pending.removeAll(keepingCapacity: true) }
-    return line
   }
 
-  private mutating func emit<Line>(
-    _ line: UnsafeRawBufferPointer, strippingReturn: Bool, _ read: (LineBytes) -> Line
-  ) -> Line {
+  private mutating func emit(
+    _ line: UnsafeRawBufferPointer, strippingReturn: Bool, _ read: (LineBytes) -> Void
+  ) {
     var length = line.count
     if strippingReturn, length > 0, line[length - 1] == 0x0D { length -= 1 }
     let number = takeNumber()

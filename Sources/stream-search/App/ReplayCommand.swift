@@ -41,7 +41,7 @@ struct ReplayCommand {
         // output was full when it came.
         if let signal = stop.signal { throw Interruption.signal(signal) }
         if output.isClosed { throw Interruption.outputClosed }
-        return try reader.next(InputRecord.init)
+        return try reader.nextRecord()
       }
     } catch LineInputError.stopped {
       return stop.signal?.exitStatus ?? .interrupted

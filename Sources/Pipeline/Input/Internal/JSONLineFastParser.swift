@@ -128,18 +128,21 @@ struct JSONLineFastParser {
   private mutating func parseMilliseconds() -> Int64? {
     let start = index
     var value: Int64 = 0
-    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+    while index < bytes.count {
+      let digit = bytes[index] &- 0x30
+      guard digit < 10 else { break }
       // 16 digits cannot overflow Int64; longer numbers go to the reference.
       guard index - start < 16 else { return nil }
-      value = value * 10 + Int64(bytes[index] - 0x30)
+      value = value &* 10 &+ Int64(digit)
       index += 1
     }
     let digits = index - start
     guard digits > 0, !(digits > 1 && bytes[start] == 0x30), value <= InputLineParser.maximumMilliseconds else {
       return nil
     }
-    if let next = peek, next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
-      return nil
+    if index < bytes.count {
+      let next = bytes[index]
+      if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") { return nil }
     }
     return value
   }

@@ -27,6 +27,9 @@ final class VirtualExecutor: TaskExecutor {
 
     var externalWorkAwake: Int { externalWork - externalWorkAsleep }
 
+    /// No job is queued and no outside work is awake.
+    var isQuiet: Bool { jobs.count == 0 && externalWorkAwake <= 0 }
+
     /// Whether the driver waits for a ring, clearing the flag: each wait is rung at most once.
     mutating func takeDriverWaiting() -> Bool {
       defer { driverWaits = false }
@@ -38,6 +41,10 @@ final class VirtualExecutor: TaskExecutor {
   enum ExternalWait { case jobsMayRun, nothingInFlight, timedOut }
 
   private let queue = Mutex(State())
+  /// ``State/isQuiet`` as the last change under the lock left it, for ``isQuiet`` to read without
+  /// the lock: a replay asks after every keystroke and every timer's call, and is almost always
+  /// answered yes. Stored under the lock, so its stores come in the order of the changes.
+  private let quiet = Atomic(true)
   private let doorbell = DispatchSemaphore(value: 0)
   /// Whether to watch for jobs enqueued from the main queue (``MainActorOrdering/onceSeen``).
   private let watchesMainQueue: Bool
@@ -56,6 +63,7 @@ final class VirtualExecutor: TaskExecutor {
     let wake = queue.withLock { state in
       state.jobs.append(job)
       state.activity &+= 1
+      quiet.store(false, ordering: .releasing)
       return state.takeDriverWaiting()
     }
     if wake { doorbell.signal() }
@@ -66,6 +74,7 @@ final class VirtualExecutor: TaskExecutor {
     queue.withLock {
       $0.externalWork += 1
       $0.activity &+= 1
+      quiet.store($0.isQuiet, ordering: .releasing)
     }
   }
 
@@ -83,6 +92,7 @@ final class VirtualExecutor: TaskExecutor {
     let wake = queue.withLock { state in
       change(&state)
       state.activity &+= 1
+      quiet.store(state.isQuiet, ordering: .releasing)
       return state.takeDriverWaiting()
     }
     if wake { doorbell.signal() }
@@ -114,7 +124,11 @@ final class VirtualExecutor: TaskExecutor {
   @discardableResult
   func runPendingJobs(until deadline: DispatchTime = .distantFuture) -> Int {
     var ran = 0
-    while let job = queue.withLock({ $0.jobs.popFirst() }) {
+    while let job = queue.withLock({ state -> UnownedJob? in
+      let job = state.jobs.popFirst()
+      quiet.store(state.isQuiet, ordering: .releasing)
+      return job
+    }) {
       job.runSynchronously(on: asUnownedTaskExecutor())
       ran += 1
       if ran & 255 == 0, DispatchTime.now() >= deadline { break }
@@ -127,7 +141,7 @@ final class VirtualExecutor: TaskExecutor {
   var pendingJobCount: Int { queue.withLock { $0.jobs.count } }
 
   /// No job is queued and no outside work is awake: nothing can run until time moves.
-  var isQuiet: Bool { queue.withLock { $0.jobs.count == 0 && $0.externalWorkAwake <= 0 } }
+  var isQuiet: Bool { quiet.load(ordering: .acquiring) }
 
   /// How many jobs have run so far.
   var jobsRun: Int { queue.withLock { $0.jobsRun } }

@@ -37,6 +37,9 @@ final class EventOutput: Sendable {
   private let format: CommandLineOptions.OutputFormat
   private let statsLog: Log?
   private let state = Mutex(State())
+  /// `State.closed`, stored under the lock when it changes, for ``isClosed`` to read without it:
+  /// a replay asks between every two lines.
+  private let closed = Atomic(false)
 
   /// An output of `format` to `writer`; with `statsLog`, the summary is also logged there.
   init(writer: OutputWriter, format: CommandLineOptions.OutputFormat, statsLog: Log?) {
@@ -46,7 +49,7 @@ final class EventOutput: Sendable {
   }
 
   /// Whether the reader went away (EPIPE): the run should end quietly with status 0.
-  var isClosed: Bool { state.withLock { $0.closed } }
+  var isClosed: Bool { closed.load(ordering: .acquiring) }
 
   /// The errno of a failed write other than EPIPE, if any: the run ends with status 74.
   var failure: Int32? { state.withLock { $0.failure } }
@@ -76,7 +79,10 @@ final class EventOutput: Sendable {
       state.withLock { $0.buffer = buffer }
     } catch {
       // Closed, failed, or stopped while the reader took nothing: no later event is written.
-      let stop = state.withLock { $0.close(after: error) }
+      let stop = state.withLock { state in
+        defer { closed.store(state.closed, ordering: .releasing) }
+        return state.close(after: error)
+      }
       stop?()
     }
   }

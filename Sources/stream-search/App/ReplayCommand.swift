@@ -64,19 +64,26 @@ struct ReplayCommand {
 /// on by whoever blocks in poll(2) (``wakeUp``).
 final class StopRequest: Sendable {
   private let received = Mutex<TerminationSignal?>(nil)
+  /// Whether `received` holds a signal, stored under its lock, for ``signal`` to answer "none"
+  /// without the lock: a replay asks between every two lines.
+  private let hasSignal = Atomic(false)
   private let onStop = Mutex<(@Sendable () -> Void)?>(nil)
   /// Signalled when a stop is requested; nil only if no pipe could be made (then blocking
   /// reads and writes are not interrupted, and checks between steps still are).
   let wakeUp: CancellationSignal? = try? CancellationSignal()
 
   /// The first signal received, if any.
-  var signal: TerminationSignal? { received.withLock { $0 } }
+  var signal: TerminationSignal? {
+    guard hasSignal.load(ordering: .acquiring) else { return nil }
+    return received.withLock { $0 }
+  }
 
   /// Records `signal` (the first one wins) and runs the stop action once.
   func request(_ signal: TerminationSignal) {
     let first = received.withLock { received -> Bool in
       guard received == nil else { return false }
       received = signal
+      hasSignal.store(true, ordering: .releasing)
       return true
     }
     guard first else { return }

@@ -2,6 +2,7 @@
 // came from, which keystrokes each session still holds, and, when an event comes out, which of
 // them it accounts for. It decides nothing about searching: the pipeline's events say which
 // keystroke they are about (`SearchEvent.inputLine`), and the ledger only looks that up.
+import Pipeline
 
 /// A keystroke entry read from a shard's stream.
 struct ShardEntry: Sendable, Equatable {
@@ -35,7 +36,8 @@ struct CommitItem: Sendable {
   let session: String?
   let key: String
   let type: String
-  let json: [UInt8]
+  /// The event to append.
+  let body: EventBody
   /// A search's end key; an end's search key.
   let extra: [UInt8]
   /// A search's term (its `cancelled` events are made from it only if it is left open).
@@ -45,8 +47,77 @@ struct CommitItem: Sendable {
   /// Entries acknowledged with it.
   let acknowledged: [String]
 
-  /// About the memory it holds while it waits for its commit, in bytes.
-  var footprint: Int { 160 + json.count + extra.count + key.utf8.count + 32 * acknowledged.count }
+  init(
+    eventClass: String, holding: ShardHolding, session: String?, key: String, type: String, body: EventBody,
+    extra: [UInt8], term: String? = nil, settlingID: String, acknowledged: [String]
+  ) {
+    self.eventClass = eventClass
+    self.holding = holding
+    self.session = session
+    self.key = key
+    self.type = type
+    self.body = body
+    self.extra = extra
+    self.term = term
+    self.settlingID = settlingID
+    self.acknowledged = acknowledged
+  }
+
+  init(
+    eventClass: String, holding: ShardHolding, session: String?, key: String, type: String, json: [UInt8],
+    extra: [UInt8], term: String? = nil, settlingID: String, acknowledged: [String]
+  ) {
+    self.init(
+      eventClass: eventClass, holding: holding, session: session, key: key, type: type, body: .encoded(json),
+      extra: extra, term: term, settlingID: settlingID, acknowledged: acknowledged)
+  }
+
+  /// The event's JSON object (encoded now if it was deferred).
+  var json: [UInt8] { body.json }
+
+  /// About the bytes it adds to a commit, in bytes (and the memory it holds while waiting, at most).
+  var footprint: Int { 160 + body.estimatedCount + extra.count + key.utf8.count + 32 * acknowledged.count }
+}
+
+/// An event as a commit item carries it: its JSON, or the stamped event itself, encoded when the
+/// commit is written, on the committer's thread. A deferred event shares its items with the
+/// cache that answered it, so waiting for a commit costs its references, not its 10 KB of JSON;
+/// and the pipeline's thread, which emits it under its lock, does not encode it.
+enum EventBody: Sendable {
+  case encoded([UInt8])
+  case deferred(SearchEvent)
+
+  /// The event's JSON object, without the line's newline.
+  var json: [UInt8] {
+    switch self {
+    case .encoded(let bytes): bytes
+    case .deferred(let event): WorkerSink.json(event)
+    }
+  }
+
+  /// About the length of ``json``, without encoding: a results event is about 140 bytes an item.
+  var estimatedCount: Int {
+    switch self {
+    case .encoded(let bytes):
+      return bytes.count
+    case .deferred(let event):
+      switch event.kind {
+      case .results(_, _, let categories, _):
+        return 200 + categories.reduce(0) { $0 + 60 + 140 * $1.itemCount }
+      case .partial(_, let category):
+        return 200 + 140 * category.itemCount
+      default:
+        return 200
+      }
+    }
+  }
+}
+
+extension CategoryResult {
+  fileprivate var itemCount: Int {
+    if case .items(let items, _) = outcome { return items.count }
+    return 0
+  }
 }
 
 /// Maps input lines to entries and sessions; not thread-safe (the worker holds it behind a lock).
@@ -101,7 +172,7 @@ struct SessionLedger {
     books[name] = nil
     guard let last = book.pending.last else { return nil }
     return CommitItem(
-      eventClass: "a", holding: book.holding, session: book.session, key: "", type: "", json: [], extra: [],
+      eventClass: "a", holding: book.holding, session: book.session, key: "", type: "", body: .encoded([]), extra: [],
       settlingID: last.id, acknowledged: book.pending.map(\.id))
   }
 
@@ -165,7 +236,7 @@ struct SessionLedger {
   ) -> CommitItem {
     CommitItem(
       eventClass: eventClass, holding: book.holding, session: book.session, key: key, type: encoded.type,
-      json: encoded.json, extra: extra, term: encoded.searchTerm, settlingID: settling, acknowledged: acks)
+      body: encoded.body, extra: extra, term: encoded.searchTerm, settlingID: settling, acknowledged: acks)
   }
 }
 
@@ -187,8 +258,18 @@ enum EventClass: Equatable {
 /// `cancelled` events that end it if its worker dies first are made from it when needed).
 struct EncodedEvent {
   let type: String
-  let json: [UInt8]
+  let body: EventBody
   var searchTerm: String? = nil
+
+  init(type: String, body: EventBody, searchTerm: String? = nil) {
+    self.type = type
+    self.body = body
+    self.searchTerm = searchTerm
+  }
+
+  init(type: String, json: [UInt8], searchTerm: String? = nil) {
+    self.init(type: type, body: .encoded(json), searchTerm: searchTerm)
+  }
 }
 
 /// The pipeline input made from an entry: a keystroke of a pipeline session, or a refusal.

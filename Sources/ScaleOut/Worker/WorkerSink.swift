@@ -1,6 +1,7 @@
 // Where the worker's pipeline hands its events: each is stamped for Redis, looked up in the
-// ledger (which keystrokes it accounts for) and put in the outbox. Called under the pipeline's
-// emitter lock, so it only encodes, takes its own lock to decide, and appends.
+// ledger (which keystrokes it accounts for) and put in the outbox, to be encoded by the
+// committer. Called under the pipeline's emitter lock, so it only takes its own lock to decide,
+// and appends.
 import Pipeline
 
 final class WorkerSink: Sendable {
@@ -14,10 +15,11 @@ final class WorkerSink: Sendable {
 
   func receive(_ event: SearchEvent) {
     guard let line = event.inputLine, let eventClass = Self.eventClass(of: event.kind) else { return }
+    let now = wallClock.millisecondsSinceEpoch
     let item = context.ledger.withLock { ledger in
       // The session is the ledger's: an input error's event names none, its entry did.
       ledger.account(kind: eventClass, pipelineSession: event.session, line: line) { session in
-        encode(event, session: session)
+        Self.stamp(event, session: session, at: now)
       }
     }
     if let item { context.outbox.add(item) }
@@ -48,14 +50,13 @@ final class WorkerSink: Sendable {
     }
   }
 
-  /// The event as stored: `seq` 0 (a reader numbers what it prints), `at_ms` the wall clock's
-  /// milliseconds since 1970 (workers have no common start), the user's session.
-  private func encode(_ event: SearchEvent, session: String?) -> EncodedEvent {
-    let stamped = SearchEvent(
-      seq: 0, atMilliseconds: wallClock.millisecondsSinceEpoch, session: session, kind: event.kind)
+  /// The event as stored, encoded later: `seq` 0 (a reader numbers what it prints), `at_ms` the
+  /// wall clock's milliseconds since 1970 (workers have no common start), the user's session.
+  private static func stamp(_ event: SearchEvent, session: String?, at now: Int64) -> EncodedEvent {
+    let stamped = SearchEvent(seq: 0, atMilliseconds: now, session: session, kind: event.kind)
     var term: String?
     if case .search(let searched) = event.kind { term = searched }
-    return EncodedEvent(type: event.typeName, json: Self.json(stamped), searchTerm: term)
+    return EncodedEvent(type: event.typeName, body: .deferred(stamped), searchTerm: term)
   }
 
   /// The event's JSON object, without the line's newline.

@@ -23,3 +23,33 @@ import Testing
     #expect(object?["duration_ms"] as? Int == 219_200)
   }
 }
+
+/// Built-in items' JSON is kept once written and copied after: a copy is the item as written.
+@Suite struct BuiltInItemEncodingTests {
+  @Test func anItemWrittenAgainIsTheSameBytesAsTheFirstTime() throws {
+    // Items far into the catalog, so that no other test is likely to have written them first.
+    let all = CatalogSource.builtInItems
+    let items = Array(all[(all.count - 40)...])
+    func event(_ items: [SearchItem]) -> SearchEvent {
+      SearchEvent(
+        seq: 1, atMilliseconds: 0,
+        kind: .results(
+          term: "t", source: .load,
+          categories: [CategoryResult(category: .music, outcome: .items(items, from: .catalog))],
+          elapsedMilliseconds: 0))
+    }
+    let lines = items.map { JSONLinesEncoder().encode($0) }
+    // Once each as written, then each twice in one event (written, or copied, then copied).
+    let first = JSONLinesEncoder().encode(event(items))
+    let twice = JSONLinesEncoder().encode(event(items + items))
+    let expected = lines.map { $0.dropLast() }.joined(separator: ",")
+    #expect(first.contains("\"items\":[" + expected + "]"))
+    #expect(twice.contains("\"items\":[" + expected + "," + expected + "]"))
+    #expect(items.map { JSONLinesEncoder().encode($0) } == lines)
+    for (item, line) in zip(items, lines) {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      #expect(object?["id"] as? Int == item.id)
+      #expect(object?["title"] as? String == item.title)
+    }
+  }
+}

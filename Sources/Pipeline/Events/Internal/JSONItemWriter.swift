@@ -31,6 +31,7 @@ enum JSONItemWriter {
   /// when they need escapes) and the rest (id, kind, URL, date, numbers) far less than
   /// `keysLength` more.
   private static func maximumLength(ofBuiltIn position: Int) -> Int {
+    if let length = BuiltInItemJSON.shared.length(of: position) { return length }
     let catalog = BuiltInCatalog.shared
     let record = catalog.records[position]
     let escapes = BuiltInCatalog.namesNeedingEscapes
@@ -93,10 +94,22 @@ extension JSONCursor {
     byte(UInt8(ascii: "}"))
   }
 
+  /// Item `number` of the built-in catalog: its JSON copied when it was written before, else
+  /// written and kept.
+  mutating func builtInItem(_ number: Int) {
+    let store = BuiltInItemJSON.shared
+    if store.copy(number, to: &self) { return }
+    let start = position
+    writeBuiltInItem(number)
+    store.keep(
+      number, UnsafeBufferPointer(start: UnsafePointer(start), count: position - start),
+      itemCount: BuiltInCatalog.shared.records.count)
+  }
+
   /// Item `number` of the built-in catalog, written from its record: the fields and their
   /// order `item(_:)` writes for the item it stands for (the catalog has no preview, artwork,
   /// country or feed).
-  mutating func builtInItem(_ number: Int) {
+  private mutating func writeBuiltInItem(_ number: Int) {
     let catalog = BuiltInCatalog.shared
     let record = catalog.records[number]
     let kind = BuiltInCatalog.Kind(rawValue: UInt8(bitPattern: record.kind)) ?? .song

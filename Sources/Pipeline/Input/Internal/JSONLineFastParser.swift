@@ -99,6 +99,9 @@ struct JSONLineFastParser {
   /// A key without escapes, classified; nil for escaped keys and syntax errors.
   private mutating func parseKey() -> Key? {
     guard consume(UInt8(ascii: "\"")) else { return nil }
+    // The three known keys, closing quote included, are tried first with one comparison each:
+    // scanning a key and then comparing it was a fifth of the fast path.
+    if let key = knownKey() { return key }
     let start = index
     while index < bytes.count {
       let byte = bytes[index]
@@ -109,12 +112,38 @@ struct JSONLineFastParser {
     guard index < bytes.count else { return nil }
     let length = index - start
     index += 1
-    // Compared byte by byte: generic `elementsEqual` was the fast path's largest cost.
     if length == 4 && matches("term", at: start) { return .term }
     if length == 5 && matches("at_ms", at: start) { return .at }
     if length == 7 && matches("session", at: start) { return .session }
     return .other
   }
+
+  /// `term"`, `at_ms"` or `session"` at `index`, consumed; nil (and nothing consumed) for any
+  /// other key.
+  private mutating func knownKey() -> Key? {
+    guard bytes.count - index >= 8, let base = bytes.baseAddress else { return nil }
+    // Eight bytes are there to read, whichever key this is; little-endian, so the key's first
+    // byte is the word's lowest.
+    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian
+    if word & 0xFF_FFFF_FFFF == Self.termWord {
+      index += 5
+      return .term
+    }
+    if word & 0xFFFF_FFFF_FFFF == Self.atWord {
+      index += 6
+      return .at
+    }
+    if word == Self.sessionWord {
+      index += 8
+      return .session
+    }
+    return nil
+  }
+
+  /// `term"`, `at_ms"` and `session"` as little-endian words, the first byte lowest.
+  private static let termWord: UInt64 = 0x22_6d_72_65_74
+  private static let atWord: UInt64 = 0x22_73_6d_5f_74_61
+  private static let sessionWord: UInt64 = 0x22_6e_6f_69_73_73_65_73
 
   /// True when the bytes at `start` are `literal`'s (the caller has checked the length).
   @inline(__always)

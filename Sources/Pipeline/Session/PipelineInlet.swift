@@ -69,13 +69,13 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       let route = state.withLock { state -> (input: SessionPipeline<C>.Debounced, sweep: Bool)? in
         state.inputLines += 1
         guard !state.finished, !state.cancelled else { return nil }
-        let route = state.router.operators(for: keystroke.session, now: now, building: session, observer: self)
-        guard route.isNew else { return (route.operators.input, false) }
+        let route = state.router.input(for: keystroke.session, now: now, building: session, observer: self)
+        guard route.isNew else { return (route.input, false) }
         state.open += 1
         // The first open session starts the idle sweep.
-        guard !state.sweepScheduled else { return (route.operators.input, false) }
+        guard !state.sweepScheduled else { return (route.input, false) }
         state.sweepScheduled = true
-        return (route.operators.input, true)
+        return (route.input, true)
       }
       guard let route else { return }
       if route.sweep { scheduleSweep() }

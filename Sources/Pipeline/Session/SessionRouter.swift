@@ -37,28 +37,29 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
   /// Whether any session is open.
   var isEmpty: Bool { sessions.isEmpty }
 
-  /// The operators of `session` (nil names the unnamed session), marked active at `now`, and
-  /// whether the session is new, its operators built by `pipeline` for `observer` (building
-  /// them runs nothing: no call leaves the router's lock).
-  mutating func operators(
+  /// Where the terms of `session` (nil names the unnamed session) go in, the session marked
+  /// active at `now`, and whether the session is new, its operators built by `pipeline` for
+  /// `observer` (building them runs nothing: no call leaves the router's lock).
+  mutating func input(
     for session: String?, now: C.Instant, building pipeline: SessionPipeline<C>, observer: any SessionEndObserver
-  ) -> (operators: SessionPipeline<C>.Operators, isNew: Bool) {
+  ) -> (input: SessionPipeline<C>.Debounced, isNew: Bool) {
     // The parser turns `"session": ""` into nil, so "" never reaches here as a name.
     let key = session ?? ""
-    // At most one hash lookup per keystroke: this runs for every line of input.
-    if let last, last.key == key {
-      last.session.lastActivity = now
-      return (last.session.operators, false)
+    // At most one hash lookup per keystroke: this runs for every line of input. The last session
+    // is used where it is stored, not bound: a binding retained and released it every keystroke.
+    if last?.key == key, let input = last?.session.operators.input {
+      last?.session.lastActivity = now
+      return (input, false)
     }
     if let known = sessions[key] {
       known.lastActivity = now
       last = (key, known)
-      return (known.operators, false)
+      return (known.operators.input, false)
     }
     let new = Session(operators: pipeline.operators(session: session, observer: observer), lastActivity: now)
     sessions[key] = new
     last = (key, new)
-    return (new.operators, true)
+    return (new.operators.input, true)
   }
 
   /// Removes the sessions idle for the timeout at `now` and returns them, sorted by name: a

@@ -64,14 +64,60 @@ public final class ManualClock: Clock, Sendable {
   }
 
   private let sleepers: Mutex<SleeperQueue>
+  /// The sleepers' `now`, mirrored for ``now`` to read without their lock (a replay reads the
+  /// time a few times per keystroke): a sequence lock. Written only under the sleepers' lock,
+  /// whenever a step changed the time: the version goes odd, the two components are stored,
+  /// the version goes even. A reader retries while the version is odd or changed under it. The
+  /// time is kept as the two halves of its count of attoseconds: splitting it into seconds and
+  /// attoseconds divides, which cost more than the lock.
+  private let nowVersion = Atomic<UInt64>(0)
+  private let nowHigh = Atomic<Int64>(0)
+  private let nowLow = Atomic<UInt64>(0)
 
   /// Creates a clock that reads `now`, and moves only when told to.
   public init(now: Instant = .zero) {
     sleepers = Mutex(SleeperQueue(now: now.offset))
+    publishNow(now.offset)
   }
 
   /// The clock's current time.
-  public var now: Instant { Instant(offset: sleepers.withLock { $0.now }) }
+  public var now: Instant {
+    // A retry waits at most for one writer's three stores, made under the sleepers' lock.
+    while true {
+      let version = nowVersion.load(ordering: .acquiring)
+      guard version & 1 == 0 else { continue }
+      let high = nowHigh.load(ordering: .relaxed)
+      let low = nowLow.load(ordering: .relaxed)
+      atomicMemoryFence(ordering: .acquiring)
+      if nowVersion.load(ordering: .relaxed) == version {
+        return Instant(offset: Duration(attoseconds: Int128(high) << 64 | Int128(low)))
+      }
+    }
+  }
+
+  /// Stores `now` in the mirror that ``now`` reads, if it changed. Called only under the sleepers'
+  /// lock, which orders the writers.
+  private func publishNow(_ now: Duration) {
+    let attoseconds = now.attoseconds
+    let high = Int64(truncatingIfNeeded: attoseconds >> 64)
+    let low = UInt64(truncatingIfNeeded: attoseconds)
+    guard high != nowHigh.load(ordering: .relaxed) || low != nowLow.load(ordering: .relaxed) else { return }
+    let version = nowVersion.load(ordering: .relaxed)
+    nowVersion.store(version &+ 1, ordering: .relaxed)
+    atomicMemoryFence(ordering: .releasing)
+    nowHigh.store(high, ordering: .relaxed)
+    nowLow.store(low, ordering: .relaxed)
+    nowVersion.store(version &+ 2, ordering: .releasing)
+  }
+
+  /// Runs `step` under the sleepers' lock, then publishes the time it may have moved.
+  private func movingTime<T>(_ step: (inout SleeperQueue) -> T) -> T {
+    sleepers.withLock { state in
+      let result = step(&state)
+      publishNow(state.now)
+      return result
+    }
+  }
 
   /// Zero: the clock can represent any instant.
   public var minimumResolution: Duration { .zero }
@@ -160,15 +206,15 @@ public final class ManualClock: Clock, Sendable {
   /// deadline first, registration order within a deadline, one at a time. It does not wait for
   /// the work a woken task then does; a ``VirtualTimeRunner`` does.
   public func advance(to instant: Instant) {
-    while let wake = sleepers.withLock({ $0.popFirstDue(notAfter: instant.offset) }) { wake.fire() }
-    sleepers.withLock { $0.setNow(instant.offset) }
+    while let wake = movingTime({ $0.popFirstDue(notAfter: instant.offset) }) { wake.fire() }
+    movingTime { $0.setNow(instant.offset) }
   }
 
   /// Moves time to the earliest deadline if it is at or before `limit`, and wakes the first
   /// sleeper due then. Returns false when no sleeper is due by `limit`. The runner's single step:
   /// it runs what the wake-up started before it takes the next one.
   func wakeEarliest(notAfter limit: Instant) -> Bool {
-    guard let wake = sleepers.withLock({ $0.popFirstDue(notAfter: limit.offset) }) else { return false }
+    guard let wake = movingTime({ $0.popFirstDue(notAfter: limit.offset) }) else { return false }
     wake.fire()
     return true
   }
@@ -176,7 +222,7 @@ public final class ManualClock: Clock, Sendable {
   /// ``wakeEarliest(notAfter:)``, and when no sleeper is due by `limit`, the clock moved there in
   /// the same locked step: a replay moves time once per keystroke, and mostly nothing is due.
   func wakeEarliestOrMove(to limit: Instant) -> Bool {
-    let wake = sleepers.withLock { state -> SleeperQueue.Wake? in
+    let wake = movingTime { state -> SleeperQueue.Wake? in
       guard let wake = state.popFirstDue(notAfter: limit.offset) else {
         state.setNow(limit.offset)
         return nil
@@ -212,6 +258,6 @@ public final class ManualClock: Clock, Sendable {
 
   /// Moves time to `instant` without waking anyone (callers have woken everyone due first).
   func setNow(_ instant: Instant) {
-    sleepers.withLock { $0.setNow(instant.offset) }
+    movingTime { $0.setNow(instant.offset) }
   }
 }

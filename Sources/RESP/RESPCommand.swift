@@ -100,9 +100,20 @@ extension Int: RESPArgument {
 
   /// Appends the number in decimal as a RESP bulk string.
   public func appendRESPBulkString(to bytes: inout [UInt8]) {
-    var digits: [UInt8] = []
-    RESPDecimal.append(self, to: &digits)
-    RESPDecimal.appendBulk(digits, count: digits.count, to: &bytes)
+    // Its length first, counted, then its digits straight into the request: no array of its own.
+    var length = self < 0 ? 2 : 1
+    var rest = magnitude / 10
+    while rest > 0 {
+      length += 1
+      rest /= 10
+    }
+    bytes.append(UInt8(ascii: "$"))
+    RESPDecimal.append(length, to: &bytes)
+    bytes.append(0x0D)
+    bytes.append(0x0A)
+    RESPDecimal.append(self, to: &bytes)
+    bytes.append(0x0D)
+    bytes.append(0x0A)
   }
 }
 

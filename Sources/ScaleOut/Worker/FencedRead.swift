@@ -14,6 +14,9 @@ enum FencedReadOutcome: Equatable {
   case entries([RESPValue])
   /// Nothing new; the stream's last id (`0-0` when empty), to wait after.
   case nothingAfter(String)
+  /// Nothing new, and the stream's last id was not asked for (the shard was busy): read again,
+  /// asking for it, before waiting.
+  case nothingNew
   /// The stream or its group is missing (deleted, or Redis restarted empty).
   case noGroup
   /// The lease is not ours, or the server refused the read: nothing was read.
@@ -23,10 +26,12 @@ enum FencedReadOutcome: Equatable {
 enum FencedRead {
   /// Reads up to `count` new keystrokes of each of `held` as consumer `consumer` of `group`, in
   /// two round trips on `connection`; nil when a shard changed hands while the read was on its
-  /// way (nothing was read: read again).
+  /// way (nothing was read: read again). The stream's last id, needed only to wait, is asked for
+  /// of every shard but the `busy` ones (whose last read found keystrokes, and most likely finds
+  /// more): a shard that is busy no more comes back as ``FencedReadOutcome/nothingNew``.
   static func read(
     _ held: [ShardHolding], keys: ScaleOutKeys, group: String, consumer: String, count: Int,
-    on connection: RESPConnection
+    busy: Set<Int> = [], on connection: RESPConnection
   ) throws(RESPError) -> [Int: FencedReadOutcome]? {
     guard !held.isEmpty else { return [:] }
     let seen = try connection.readyPipeline([
@@ -51,7 +56,7 @@ enum FencedRead {
     for holding in ours {
       let stream = keys.keystrokes(shard: holding.shard)
       commands.append(RESPCommand("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">"))
-      commands.append(RESPCommand("XREVRANGE", stream, "+", "-", "COUNT", 1))
+      if !busy.contains(holding.shard) { commands.append(RESPCommand("XREVRANGE", stream, "+", "-", "COUNT", 1)) }
     }
     commands.append(RESPCommand("EXEC"))
     let replies = try connection.readyPipeline(commands)
@@ -59,9 +64,17 @@ enum FencedRead {
     switch executed {
     case .null:
       return nil
-    case .array(let results) where results.count == 2 * ours.count:
-      for (index, holding) in ours.enumerated() {
-        outcomes[holding.shard] = outcome(read: results[2 * index], last: results[2 * index + 1])
+    case .array(let results) where results.count == commands.count - 2:
+      var index = 0
+      for holding in ours {
+        let read = results[index]
+        index += 1
+        var last: RESPValue?
+        if !busy.contains(holding.shard) {
+          last = results[index]
+          index += 1
+        }
+        outcomes[holding.shard] = outcome(read: read, last: last)
       }
     default:
       // Refused as a whole (EXECABORT, or a reply no server gives): nothing was read.
@@ -71,8 +84,8 @@ enum FencedRead {
   }
 
   /// One shard's part of the transaction: `XREADGROUP`'s reply (`[[stream, entries]]`, or null
-  /// for nothing new) and `XREVRANGE … COUNT 1`'s (`[[id, fields]]`, or `[]`).
-  private static func outcome(read: RESPValue, last: RESPValue) -> FencedReadOutcome {
+  /// for nothing new) and `XREVRANGE … COUNT 1`'s (`[[id, fields]]`, or `[]`) when it was asked.
+  private static func outcome(read: RESPValue, last: RESPValue?) -> FencedReadOutcome {
     switch read {
     case .array(let streams):
       guard let stream = streams.first?.array, stream.count == 2, let entries = stream[1].array else {
@@ -86,6 +99,7 @@ enum FencedRead {
     default:
       return .refused
     }
+    guard let last else { return .nothingNew }
     guard let newest = last.array else { return .refused }
     return .nothingAfter(newest.first?.array?.first?.string ?? "0-0")
   }

@@ -50,6 +50,7 @@ final class ShardReader: Sendable {
     defer { link.close() }
     let clock = ContinuousClock()
     var lastIDs: [Int: String] = [:]
+    var busy: Set<Int> = []
     var registered = 0
     var lingering = false
     while !stop.isSignalled {
@@ -69,7 +70,7 @@ final class ShardReader: Sendable {
           if StopWait.wait(for: Self.linger, clock: clock, stop: stop) { return }
           continue
         }
-        if let delivered = try readNew(of: held, link: link, lastIDs: &lastIDs) {
+        if let delivered = try readNew(of: held, link: link, lastIDs: &lastIDs, busy: &busy) {
           lingering = delivered < Self.lingerBelow
         } else {
           try block(on: held, after: lastIDs, link: link, registered: &registered)
@@ -110,16 +111,19 @@ final class ShardReader: Sendable {
 
   /// Reads and feeds new keystrokes of every held shard (one fenced read, two round trips): how
   /// many came, or nil when none did and none is to be read at once (the reader may block).
-  private func readNew(of held: [ShardHolding], link: RedisLink, lastIDs: inout [Int: String]) throws(LinkFailure)
-    -> Int?
-  {
+  /// `busy` holds the shards whose last read found keystrokes: their last ids are not asked for.
+  private func readNew(
+    of held: [ShardHolding], link: RedisLink, lastIDs: inout [Int: String], busy: inout Set<Int>
+  ) throws(LinkFailure) -> Int? {
     let keys = context.keys
     let settings = context.settings
+    let asked = busy
     let outcomes = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: FencedReadOutcome]? in
       try FencedRead.read(
         held, keys: keys, group: ScaleOutKeys.group, consumer: settings.name, count: settings.readBatch,
-        on: connection)
+        busy: asked, on: connection)
     }
+    busy = []
     // A shard changed hands while the read was on its way: nothing was read; read again at once.
     guard let outcomes else { return 0 }
     var anything = false
@@ -130,8 +134,12 @@ final class ShardReader: Sendable {
         admit(entries, of: holding)
         anything = true
         delivered += entries.count
+        busy.insert(holding.shard)
       case .nothingAfter(let id):
         lastIDs[holding.shard] = id
+      case .nothingNew:
+        // Its last id is asked for at the next read, which comes before any wait.
+        anything = true
       case .noGroup:
         // The stream or its group was deleted (or Redis restarted empty): made again, read next round.
         try createGroup(of: holding.shard, link: link)

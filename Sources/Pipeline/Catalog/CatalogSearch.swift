@@ -44,12 +44,13 @@ struct CatalogSearch {
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
   let startBits: [UInt64]
   /// The answer so far, best first.
-  var ranks: [Int32] = []
+  var ranks: [Int32]
 
   init(index: CatalogIndex, query: CatalogQuery, limit: Int) {
     self.index = index
     self.query = query
     self.limit = limit
+    ranks = Self.rankList(limit)
     starts = query.words.indices.map { index.wordsStarted(by: query, word: $0) }
     tokens = index.tokens
     entryBounds = index.entryBounds
@@ -57,6 +58,14 @@ struct CatalogSearch {
     secondaryEntries = index.secondaryEntries
     itemWordBits = index.itemWordBits
     startBits = starts.map(Self.bits)
+  }
+
+  /// An empty list of ranks with room for `limit` of them (up to a few hundred): a tier's list
+  /// grown one rank at a time was reallocated four or five times per search.
+  static func rankList(_ limit: Int) -> [Int32] {
+    var list: [Int32] = []
+    list.reserveCapacity(min(limit, 256))
+    return list
   }
 
   /// The union of the words' bits; past 64 words nearly every bit would be set anyway.
@@ -84,7 +93,7 @@ struct CatalogSearch {
     ranks.append(contentsOf: exact)
     let last = query.words.count - 1
     guard ranks.count < limit, !starts[last].isEmpty else { return exact }
-    var found: [Int32] = []
+    var found = Self.rankList(limit)
     if last == 0 {
       var candidates = candidates(in: index.nameStarts, of: starts[0], alone: true)
       while found.count < limit, let rank = candidates.next() {
@@ -143,7 +152,7 @@ struct CatalogSearch {
     let containing = (exactSets + [starts[last]]).min { postingCount(of: $0) < postingCount(of: $1) } ?? starts[last]
     var candidates = candidates(in: index.postings, of: containing, alone: false)
     let exactBits = exact.map { CatalogIndex.wordBit($0) }
-    var found: [Int32] = []
+    var found = Self.rankList(limit)
     while found.count < limit, let rank = candidates.next() {
       let bits = itemWordBits[Int(rank)]
       guard bits & startBits[last] != 0, exactBits.allSatisfy({ bits & $0 != 0 }) else { continue }

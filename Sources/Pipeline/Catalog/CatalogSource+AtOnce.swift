@@ -17,8 +17,8 @@ extension CatalogSource: AtOnceSearchSource {
 
   func answerAtOnce(_ request: SearchRequest, categories: [Category]) -> [Category: [SearchItem]] {
     var answer: [Category: [SearchItem]] = [:]
-    // Folded once for all categories.
-    let query = CatalogQuery(request.term)
+    // Folded once for all categories (and kept for the next category's call).
+    let query = recentQuery.query(for: request.term)
     for category in categories {
       answer[category] = indexes[category]?.search(query, limit: request.limit) ?? []
     }

@@ -42,6 +42,8 @@ public struct CatalogSource: SearchSource {
   private let clock: (any Clock<Duration>)?
   /// One index per category; items of no known category are left out.
   let indexes: [Category: CatalogIndex]
+  /// The last term folded, asked again for each category of a search.
+  let recentQuery = RecentQuery()
 
   /// A source answering at once from the built-in catalog: real films, songs, albums, podcasts
   /// and TV episodes (docs/catalog.md), about 30,000 items compiled into the binary.
@@ -123,7 +125,7 @@ public struct CatalogSource: SearchSource {
   /// The answer, held back for `latency` when `waiting`.
   func search(_ request: SearchRequest, waiting: Bool) async throws -> [SearchItem] {
     try Task.checkCancellation()
-    let answer = indexes[request.category]?.search(request.term, limit: request.limit) ?? []
+    let answer = indexes[request.category]?.search(recentQuery.query(for: request.term), limit: request.limit) ?? []
     if waiting { try await holdBack() }
     return answer
   }

@@ -11,15 +11,10 @@ extension CatalogIndex {
     return lower..<max(lower, upper)
   }
 
-  /// The id of exactly `word`, nil when no name contains it.
-  func wordId(of word: FoldedWord) -> Int? {
-    let position = firstWord { Self.order($0, word) >= 0 }
-    return position < words.count && Self.order(words[position], word) == 0 ? position : nil
-  }
-
-  /// The words query word `index` of `query` starts (`CatalogQuery.word(_:starts:)`).
-  func wordsStarted(by query: CatalogQuery, word index: Int) -> CatalogWordSet {
-    var ranges = [wordIds(startingWith: query.words[index])]
+  /// The words query word `index` of `query` starts (`CatalogQuery.word(_:starts:)`), given
+  /// `own`, those starting with the word itself (``wordIds(startingWith:)``).
+  func wordsStarted(by query: CatalogQuery, word index: Int, own: Range<Int>) -> CatalogWordSet {
+    var ranges = [own]
     if index == query.words.count - 1, query.lastAsTyped != query.words[index] {
       ranges.append(wordIds(startingWith: query.lastAsTyped))
     }

@@ -78,7 +78,7 @@ extension CatalogSearch {
       let typos = allowances[number] > 0 ? index.typos(of: word, prefix: number == last) : CatalogWordSet([])
       let union = starts[number].union(typos)
       guard !union.isEmpty else { return }
-      let exact = CatalogWordSet(index.wordId(of: word).map { [$0..<$0 + 1] } ?? [])
+      let exact = CatalogWordSet(exactIds[number].map { [$0..<$0 + 1] } ?? [])
       matching.append(union)
       whole.append(number == last ? exact : typos.union(exact))
     }

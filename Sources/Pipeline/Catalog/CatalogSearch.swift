@@ -34,6 +34,8 @@ struct CatalogSearch {
   let limit: Int
   /// Per query word, the ids of the words it starts.
   let starts: [CatalogWordSet]
+  /// Per query word, the id of the word it is; nil when no name has that word.
+  let exactIds: [Int?]
   /// The index's arrays, held directly so the hot loops index them without going through the
   /// class.
   let tokens: IndexTable<Int32>
@@ -51,7 +53,18 @@ struct CatalogSearch {
     self.query = query
     self.limit = limit
     ranks = Self.rankList(limit)
-    starts = query.words.indices.map { index.wordsStarted(by: query, word: $0) }
+    var starts: [CatalogWordSet] = []
+    var exactIds: [Int?] = []
+    for word in query.words.indices {
+      // The first word a query word starts is the word itself, if there is one: no search of
+      // the dictionary of its own for the exact tiers.
+      let own = index.wordIds(startingWith: query.words[word])
+      starts.append(index.wordsStarted(by: query, word: word, own: own))
+      exactIds.append(
+        own.isEmpty || index.words[own.lowerBound].count != query.words[word].count ? nil : own.lowerBound)
+    }
+    self.starts = starts
+    self.exactIds = exactIds
     tokens = index.tokens
     entryBounds = index.entryBounds
     entries = index.entries
@@ -118,8 +131,8 @@ struct CatalogSearch {
   /// ending with its last, whichever are fewer.
   private func exactNameMatches() -> [Int32] {
     var ids: [Int32] = []
-    for word in query.words {
-      guard let id = index.wordId(of: word) else { return [] }
+    for id in exactIds {
+      guard let id else { return [] }
       ids.append(Int32(id))
     }
     let (first, last) = (Int(ids[0])..<Int(ids[0]) + 1, Int(ids[ids.count - 1])..<Int(ids[ids.count - 1]) + 1)
@@ -144,8 +157,8 @@ struct CatalogSearch {
   /// fails before its names are read.
   private func namesStartingWithWords(last: Int) -> [Int32] {
     var exact: [Int32] = []
-    for word in query.words.dropLast() {
-      guard let id = index.wordId(of: word) else { return [] }
+    for id in exactIds.dropLast() {
+      guard let id else { return [] }
       exact.append(Int32(id))
     }
     let exactSets = exact.map { CatalogWordSet([Int($0)..<Int($0) + 1]) }

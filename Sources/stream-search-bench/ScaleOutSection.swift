@@ -278,17 +278,19 @@ struct ScaleOutSection {
 
   // MARK: (c) memory
 
-  /// Sessions added in each of the three steps of (c), one keystroke each.
+  /// Sessions added in each step of (c), one keystroke each.
   static let memorySessions = 20_000
-  /// The steps of (c): the first grows the heap by what answering needs for a while.
-  static let memorySteps = 3
+  /// The steps of (c): the first two grow the heap by what answering needs for a while, the
+  /// last two are measured.
+  static let memorySteps = 4
+  static let memoryWarmUpSteps = 2
 
-  /// (c): the worker's resident memory after a first batch of sessions and after two more of the
+  /// (c): the worker's resident memory after two batches of sessions and after two more of the
   /// same size, each answered and held (idle timeout 10 min): the growth over the last two is
   /// what the sessions keep, apart from what answering them needed for a while (events waiting for
-  /// their commit, replies), which the first batch already grew the heap by and the others reuse.
-  /// One batch after the first was not enough: how far its passing needs overshot the first's
-  /// varied from run to run by as much as the sessions themselves hold.
+  /// their commit, replies), which the first batches already grew the heap by and the others
+  /// reuse. One batch before the measured ones was not enough: how far the next one's passing
+  /// needs overshot it varied from run to run by more than the sessions themselves hold.
   private func memory(_ tool: URL, server: RedisServer, into table: inout ResultTable) async throws {
     var perSession: [Double] = []
     var peaks: [Double] = []
@@ -308,8 +310,9 @@ struct ScaleOutSection {
         _ = await publish.waitForExit(within: Self.patience)
         resident.append(ProcessCPU.residentKilobytes(of: worker.processIdentifier, field: "VmRSS"))
       }
-      let measured = (Self.memorySteps - 1) * Self.memorySessions
-      perSession.append(Double(resident[Self.memorySteps - 1] - resident[0]) * 1024 / Double(measured))
+      let measured = (Self.memorySteps - Self.memoryWarmUpSteps) * Self.memorySessions
+      let growth = resident[Self.memorySteps - 1] - resident[Self.memoryWarmUpSteps - 1]
+      perSession.append(Double(growth) * 1024 / Double(measured))
       peaks.append(Double(ProcessCPU.residentKilobytes(of: worker.processIdentifier, field: "VmHWM")) / 1024)
     }
     table.append(
@@ -317,9 +320,10 @@ struct ScaleOutSection {
         section: Self.section, name: "(c) worker memory per session held", unit: "bytes",
         sample: Sample(perSession), target: "≤ 1,536",
         note:
-          "(RSS with \(Self.memorySteps * Self.memorySessions) sessions − RSS with \(Self.memorySessions)) ÷ "
-          + "\((Self.memorySteps - 1) * Self.memorySessions), added \(Self.memorySessions) at a time; one keystroke "
-          + "each, all answered and still held (idle timeout 10 min)"))
+          "(RSS with \(Self.memorySteps * Self.memorySessions) sessions − RSS with "
+          + "\(Self.memoryWarmUpSteps * Self.memorySessions)) ÷ "
+          + "\((Self.memorySteps - Self.memoryWarmUpSteps) * Self.memorySessions), added \(Self.memorySessions) at a "
+          + "time; one keystroke each, all answered and still held (idle timeout 10 min)"))
     table.append(
       ResultRow(
         section: Self.section, name: "(c) worker peak RSS with \(Self.memorySteps * Self.memorySessions) sessions",

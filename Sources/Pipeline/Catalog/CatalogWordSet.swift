@@ -1,9 +1,17 @@
 // The dictionary words one query word matches, as runs of word ids: a prefix is one run, its
-// typos a few more. Kept as sorted runs because that is how the dictionary hands them out.
+// typos a few more. Kept as sorted runs because that is how the dictionary hands them out; a
+// set of many runs (a short word's typos) also gets a bitmap over the ids it spans, so that
+// checking a candidate's words against it is one bit test per word, not a binary search.
 
 /// A set of word ids held as ascending, disjoint, non-empty ranges.
 struct CatalogWordSet {
   private(set) var ranges: [Range<Int>] = []
+  /// With more than `scannedRuns` runs: bit `id - bitmapBase` is set when `id` is in the set.
+  private var bitmap: [UInt64] = []
+  private var bitmapBase = 0
+
+  /// Up to this many runs, `contains` scans them; past it, it reads the bitmap.
+  private static let scannedRuns = 4
 
   /// The union of `ranges` (in any order, overlapping or empty).
   init(_ ranges: [Range<Int>]) {
@@ -20,15 +28,40 @@ struct CatalogWordSet {
     }
     if isOrdered {
       self.ranges = ranges
-      return
-    }
-    for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-      if let last = self.ranges.last, range.lowerBound <= last.upperBound {
-        self.ranges[self.ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-      } else {
-        self.ranges.append(range)
+    } else {
+      for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        if let last = self.ranges.last, range.lowerBound <= last.upperBound {
+          self.ranges[self.ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+        } else {
+          self.ranges.append(range)
+        }
       }
     }
+    buildBitmap()
+  }
+
+  /// Fills `bitmap` when there are more runs than a scan handles well. Its size is bounded by
+  /// the span of the ids, so by the dictionary's word count.
+  private mutating func buildBitmap() {
+    guard ranges.count > Self.scannedRuns, let first = ranges.first, let last = ranges.last else { return }
+    bitmapBase = first.lowerBound
+    var bitmap = [UInt64](repeating: 0, count: (last.upperBound - bitmapBase + 63) / 64)
+    for range in ranges {
+      var id = range.lowerBound - bitmapBase
+      let end = range.upperBound - bitmapBase
+      while id < end {
+        // Whole words where the run covers them, single bits at its ends.
+        let bit = id & 63
+        if bit == 0 && end - id >= 64 {
+          bitmap[id >> 6] = ~0
+          id += 64
+        } else {
+          bitmap[id >> 6] |= 1 << UInt64(bit)
+          id += 1
+        }
+      }
+    }
+    self.bitmap = bitmap
   }
 
   var isEmpty: Bool { ranges.isEmpty }
@@ -43,17 +76,13 @@ struct CatalogWordSet {
   func contains(_ id: Int32) -> Bool {
     let id = Int(id)
     // Nearly always one or two runs: a scan beats a binary search.
-    if ranges.count <= 4 {
+    if ranges.count <= Self.scannedRuns {
       for range in ranges where range.contains(id) { return true }
       return false
     }
-    var low = 0
-    var high = ranges.count
-    while low < high {
-      let middle = (low + high) / 2
-      if ranges[middle].upperBound <= id { low = middle + 1 } else { high = middle }
-    }
-    return low < ranges.count && ranges[low].contains(id)
+    let offset = id &- bitmapBase
+    guard offset >= 0, offset >> 6 < bitmap.count else { return false }
+    return bitmap[offset >> 6] & (1 << UInt64(offset & 63)) != 0
   }
 
   /// The union of both sets.

@@ -2,11 +2,32 @@
 // the most a value can take. An event is measured first (`JSONEventWriter.maximumLength`), then
 // written in one pass with no capacity or uniqueness check per append: appending its fixed parts
 // to an array one call at a time cost about 170 instructions a call, more than the writing.
+// Every write still checks the end it was given: the measuring is hand-counted, and a bound that
+// undercounts must cost a second pass, never a write past the bytes reserved.
 
-/// Where the next byte of JSON output goes; whoever made it reserved enough bytes for all it writes.
+/// Where the next byte of JSON output goes, up to an end that no write passes.
 struct JSONCursor {
   /// The next byte to write.
   var position: UnsafeMutablePointer<UInt8>
+  /// One past the last byte reserved.
+  let end: UnsafeMutablePointer<UInt8>
+  /// Whether a write did not fit: it and every write after it wrote nothing, and what was
+  /// written is to be thrown away and written again with more room.
+  private(set) var overflowed = false
+
+  /// A cursor writing from `position` up to `end`.
+  init(position: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+    self.position = position
+    self.end = end
+  }
+
+  /// Whether `count` more bytes fit; when they do not, the cursor is overflowed for good.
+  @inline(__always)
+  mutating func fits(_ count: Int) -> Bool {
+    if !overflowed, end - position >= count { return true }
+    overflowed = true
+    return false
+  }
 
   /// The most bytes `value` takes as a JSON string: its quotes, and every byte escaped as `\u00XX`.
   @inline(__always)
@@ -21,6 +42,7 @@ struct JSONCursor {
 
   @inline(__always)
   mutating func byte(_ value: UInt8) {
+    guard fits(1) else { return }
     position.pointee = value
     position += 1
   }
@@ -29,6 +51,7 @@ struct JSONCursor {
   @inline(__always)
   mutating func raw(_ text: StaticString) {
     let count = text.utf8CodeUnitCount
+    guard fits(count) else { return }
     position.update(from: text.utf8Start, count: count)
     position += count
   }
@@ -46,9 +69,11 @@ struct JSONCursor {
   mutating func integer(_ value: Int) {
     if value < 0 { byte(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
+    let digits = Self.digitCount(magnitude)
+    guard fits(digits) else { return }
     // Written from the last digit back, two at a time: half the divisions of one at a time.
-    let end = position + Self.digitCount(magnitude)
-    var cursor = end
+    let last = position + digits
+    var cursor = last
     while magnitude >= 100 {
       let pair = UInt32(truncatingIfNeeded: magnitude % 100)
       magnitude /= 100
@@ -56,14 +81,14 @@ struct JSONCursor {
       cursor[0] = 0x30 | UInt8(truncatingIfNeeded: pair / 10)
       cursor[1] = 0x30 | UInt8(truncatingIfNeeded: pair % 10)
     }
-    let last = UInt32(truncatingIfNeeded: magnitude)
-    if last >= 10 {
-      position[0] = 0x30 | UInt8(truncatingIfNeeded: last / 10)
-      position[1] = 0x30 | UInt8(truncatingIfNeeded: last % 10)
+    let first = UInt32(truncatingIfNeeded: magnitude)
+    if first >= 10 {
+      position[0] = 0x30 | UInt8(truncatingIfNeeded: first / 10)
+      position[1] = 0x30 | UInt8(truncatingIfNeeded: first % 10)
     } else {
-      position[0] = 0x30 | UInt8(truncatingIfNeeded: last)
+      position[0] = 0x30 | UInt8(truncatingIfNeeded: first)
     }
-    position = end
+    position = last
   }
 
   /// How many decimal digits `value` has: 1 to 20.
@@ -122,7 +147,7 @@ struct JSONCursor {
   /// Bytes copied as they are.
   @inline(__always)
   mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard let source = bytes.baseAddress else { return }
+    guard let source = bytes.baseAddress, fits(bytes.count) else { return }
     position.update(from: source, count: bytes.count)
     position += bytes.count
   }

@@ -101,6 +101,7 @@ extension JSONCursor {
     if store.copy(number, to: &self) { return }
     let start = position
     writeBuiltInItem(number)
+    guard !overflowed else { return }
     store.keep(
       number, UnsafeBufferPointer(start: UnsafePointer(start), count: position - start),
       itemCount: BuiltInCatalog.shared.records.count)
@@ -130,13 +131,16 @@ extension JSONCursor {
     name(",\"collection\":", record.collection, in: catalog, needingEscapes: escapes)
     raw(",\"url\":\"https://catalog.invalid/")
     raw(kind.path)
-    position.update(from: idStart, count: idLength)
-    position += idLength
+    copy(UnsafeBufferPointer(start: idStart, count: idLength))
     byte(UInt8(ascii: "\""))
     if record.year > 0 {
       raw(",\"release_date\":\"")
-      position += BuiltInCatalog.writeReleaseDate(
-        of: record, to: UnsafeMutableBufferPointer(start: position, count: BuiltInCatalog.dateCapacity))
+      // Written beside, then copied: the date is shorter than its capacity, and the copy is
+      // held to the cursor's end.
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: BuiltInCatalog.dateCapacity) { date in
+        let count = BuiltInCatalog.writeReleaseDate(of: record, to: date)
+        copy(UnsafeBufferPointer(rebasing: date[..<count]))
+      }
       byte(UInt8(ascii: "\""))
     }
     name(",\"genre\":", record.genre, in: catalog, needingEscapes: escapes)
@@ -165,8 +169,7 @@ extension JSONCursor {
       return
     }
     byte(UInt8(ascii: "\""))
-    position.update(from: source, count: bytes.count)
-    position += bytes.count
+    copy(UnsafeBufferPointer(start: source, count: bytes.count))
     byte(UInt8(ascii: "\""))
   }
 

@@ -31,7 +31,7 @@ import Testing
     let emitter = EventEmitter(clock: ManualClock(), sink: callingBack.sink)
     callingBack.emitter.withLock { $0 = emitter }
     emitter.emit(.search(term: "taylor"), session: "a")
-    _ = await emitter.emitSummary(requests: 0, cacheHits: 0, disk: nil)
+    _ = await emitter.emitSummary(inputLines: 0, requests: 0, cacheHits: 0, disk: nil)
     #expect(callingBack.log.lines == ["[a] search taylor@0", "[a] cancelled taylor shutdown@0", "summary@0"])
     #expect(callingBack.log.events.map(\.seq) == [1, 2, 3])
   }
@@ -48,7 +48,7 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 8) { thread in
       for index in 0..<500 { emitter.emit(.search(term: "t\(index)"), session: "s\(thread)") }
     }
-    _ = await emitter.emitSummary(requests: 0, cacheHits: 0, disk: nil)
+    _ = await emitter.emitSummary(inputLines: 0, requests: 0, cacheHits: 0, disk: nil)
     let events = log.events
     #expect(overlaps.load(ordering: .relaxed) == 0)
     #expect(events.map(\.seq) == Array(1...4_001))

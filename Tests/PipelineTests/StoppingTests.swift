@@ -18,7 +18,7 @@ import Testing
     emitter.emit(
       .partial(term: "serial", category: CategoryResult(category: .music, outcome: .failed(.timedOut))), session: "b")
     emitter.cancelOpenSearches()
-    _ = await emitter.emitSummary(requests: 0, cacheHits: 0, disk: nil)
+    _ = await emitter.emitSummary(inputLines: 0, requests: 0, cacheHits: 0, disk: nil)
     #expect(
       log.lines == [
         "[a] search taylor@0", "[b] search serial@0", "[a] cancelled taylor shutdown@0",

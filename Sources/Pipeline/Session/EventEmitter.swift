@@ -151,7 +151,7 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
   /// Emits the summary, last, with the input line, request and cache counts given, and returns
   /// once it has been handed to the sink: the process may exit as soon as the run returns.
   func emitSummary(
-    inputLines: Int = 0, requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?
+    inputLines: Int, requests: Int, cacheHits: Int, disk: (status: DiskTierStatus, hits: Int)?
   ) async -> RunSummary {
     let summary = state.withLock { state in
       state.summary.inputLines = inputLines

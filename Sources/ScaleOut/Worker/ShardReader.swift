@@ -138,7 +138,8 @@ final class ShardReader: Sendable {
       case .nothingAfter(let id):
         lastIDs[holding.shard] = id
       case .nothingNew:
-        // Its last id is asked for at the next read, which comes before any wait.
+        // Its last id is asked for at the next read, which comes before any blocking wait (a
+        // linger may come first).
         anything = true
       case .noGroup:
         // The stream or its group was deleted (or Redis restarted empty): made again, read next round.

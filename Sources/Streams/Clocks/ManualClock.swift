@@ -82,8 +82,10 @@ public final class ManualClock: Clock, Sendable {
 
   /// The clock's current time.
   public var now: Instant {
-    // A retry waits at most for one writer's three stores, made under the sleepers' lock.
-    while true {
+    // A retry waits for one writer's three stores, made under the sleepers' lock; should that
+    // writer be preempted between them, spinning would last its time slice, so after a few
+    // tries the time is read under the lock, which waits for the writer instead.
+    for _ in 0..<64 {
       let version = nowVersion.load(ordering: .acquiring)
       guard version & 1 == 0 else { continue }
       let high = nowHigh.load(ordering: .relaxed)
@@ -93,6 +95,7 @@ public final class ManualClock: Clock, Sendable {
         return Instant(offset: Duration(attoseconds: Int128(high) << 64 | Int128(low)))
       }
     }
+    return Instant(offset: sleepers.withLock { $0.now })
   }
 
   /// Stores `now` in the mirror that ``now`` reads, if it changed. Called only under the sleepers'

@@ -5,13 +5,14 @@
 
 /// Ranks in ascending order: those in the posting lists of some words, or all of them.
 struct CandidateRanks {
-  /// The merge of the lists; nil when every rank is a candidate.
-  private var merge: PostingMerge?
+  /// The merge of the lists, of none when every rank is a candidate. Not an optional: stepping
+  /// the merge through one copied it out and back at every rank.
+  private var merge: PostingMerge
   private var nextRank: Int32 = 0
   private let rankCount: Int32
 
   /// Whether every rank is a candidate (the caller must then check the words the lists stood for).
-  var isEveryRank: Bool { merge == nil }
+  let isEveryRank: Bool
 
   /// The ranks in `lists` of `words`; every rank instead when that is cheaper. For `alone` (the
   /// tier needs nothing else of an item), when checking ranks one by one until `limit` of them
@@ -29,12 +30,13 @@ struct CandidateRanks {
     } else {
       everyRank = count > 32 && postings > rankCount / 8
     }
-    if !everyRank { merge = PostingMerge(lists, words: words) }
+    isEveryRank = everyRank
+    merge = PostingMerge(lists, words: everyRank ? CatalogWordSet([]) : words)
   }
 
   /// The next rank, nil when there are no more.
   mutating func next() -> Int32? {
-    guard merge == nil else { return merge?.next() }
+    guard isEveryRank else { return merge.next() }
     guard nextRank < rankCount else { return nil }
     defer { nextRank += 1 }
     return nextRank

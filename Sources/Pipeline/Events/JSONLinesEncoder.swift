@@ -30,26 +30,7 @@ public struct JSONLinesEncoder: Sendable {
 
   /// `event` as one JSON line: measured, then written into bytes reserved for the most it can take.
   static func bytes(of event: SearchEvent) -> [UInt8] {
-    written(bound: JSONEventWriter.maximumLength(of: event)) { $0.event(event) }
-  }
-
-  /// What `write` writes, in `bound` bytes reserved for it; should the bound be short (a
-  /// defect of the measuring, which tests in debug builds catch), written again in twice the room.
-  private static func written(bound: Int, _ write: (inout JSONCursor) -> Void) -> [UInt8] {
-    var room = bound
-    while true {
-      var overflowed = false
-      let bytes = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
-        guard let base = buffer.baseAddress else { return }
-        var cursor = JSONCursor(position: base, end: base + buffer.count)
-        write(&cursor)
-        overflowed = cursor.overflowed
-        count = overflowed ? 0 : cursor.position - base
-      }
-      assert(!overflowed || room > bound, "JSON outgrew its measured bound")
-      if !overflowed { return bytes }
-      room = max(room * 2, 64)
-    }
+    JSONCursor.written(bound: JSONEventWriter.maximumLength(of: event)) { $0.event(event) }
   }
 
   /// `event` as one JSON line, ending in a newline.
@@ -61,7 +42,7 @@ public struct JSONLinesEncoder: Sendable {
   /// (`{"id":1,"kind":"song","title":"Shake It Off",…}`): what the interactive screen prints
   /// for the selection.
   public func encode(_ item: SearchItem) -> String {
-    let written = Self.written(bound: JSONItemWriter.maximumLength(of: [item]) + 1) { cursor in
+    let written = JSONCursor.written(bound: JSONItemWriter.maximumLength(of: [item]) + 1) { cursor in
       cursor.item(item)
       cursor.byte(UInt8(ascii: "\n"))
     }

@@ -5,18 +5,20 @@ extension Keystroke {
   /// newline; `at_ms` and `session` are left out when nil. `InputLineParser` reads it back as
   /// the same keystroke.
   public var recordingLine: String {
-    var output: [UInt8] = []
-    output.reserveCapacity(48 + term.utf8.count)
-    output.append(UInt8(ascii: "{"))
-    if let atMilliseconds {
-      JSONBytes.appendRaw("\"at_ms\":", to: &output)
-      JSONBytes.appendInteger(atMilliseconds, to: &output)
-      output.append(UInt8(ascii: ","))
+    // `{"at_ms":` and 20 digits, `,"term":`, `,"session":`, `}` and the newline: 50 besides the strings.
+    let bound = 64 + JSONCursor.maximumLength(ofString: term) + JSONCursor.maximumLength(ofString: session)
+    let bytes = JSONCursor.written(bound: bound) { cursor in
+      cursor.byte(UInt8(ascii: "{"))
+      if let atMilliseconds {
+        cursor.raw("\"at_ms\":")
+        cursor.integer(atMilliseconds)
+        cursor.byte(UInt8(ascii: ","))
+      }
+      cursor.raw("\"term\":")
+      cursor.string(term)
+      cursor.field(",\"session\":", session)
+      cursor.raw("}\n")
     }
-    JSONBytes.appendRaw("\"term\":", to: &output)
-    JSONBytes.appendString(term, to: &output)
-    JSONBytes.appendField(",\"session\":", session, to: &output)
-    JSONBytes.appendRaw("}\n", to: &output)
-    return String(decoding: output, as: UTF8.self)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

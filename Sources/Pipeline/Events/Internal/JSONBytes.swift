@@ -1,9 +1,8 @@
-// The low-level pieces of hand-written JSON: escaped strings and integers appended to a byte
-// buffer (items are written by `JSONItemWriter`). Hand-written because event encoding is a hot
-// path (≈1 µs an event) and JSONEncoder/JSONSerialization cost ten times that and cannot fix the
-// field order.
+// What hand-written JSON needs to know about strings: which bytes must be escaped, and how.
+// Hand-written because event encoding is a hot path and JSONEncoder/JSONSerialization cost ten
+// times as much and cannot fix the field order; `JSONCursor` does the writing.
 
-/// Appends JSON tokens to a byte buffer.
+/// The escaping rules of JSON strings.
 enum JSONBytes {
   /// The two-character escapes JSON has for some control characters; 0 means "use \u00XX".
   static let shortEscapes: [UInt8] = {
@@ -17,23 +16,6 @@ enum JSONBytes {
   }()
 
   static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-  /// Appends `value` as a JSON string: quotes, backslashes and U+0000–U+001F escaped; everything
-  /// else (Swift strings are valid Unicode, so valid UTF-8) copied as is.
-  static func appendString(_ value: String, to output: inout [UInt8]) {
-    output.append(UInt8(ascii: "\""))
-    var value = value
-    value.withUTF8 { bytes in
-      // Nearly every string (titles, names, URLs) needs no escape: checked eight bytes at a
-      // time, then copied at once.
-      if needsEscaping(bytes) {
-        appendEscaped(bytes, to: &output)
-      } else {
-        output.append(contentsOf: bytes)
-      }
-    }
-    output.append(UInt8(ascii: "\""))
-  }
 
   /// Whether `bytes` hold a quote, a backslash or a byte below 0x20.
   static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -59,73 +41,5 @@ enum JSONBytes {
       index += 1
     }
     return false
-  }
-
-  /// The bytes of a string that needs escaping, escaped.
-  private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-    var runStart = 0
-    for index in 0..<bytes.count {
-      let byte = bytes[index]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-      if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-      runStart = index + 1
-      output.append(UInt8(ascii: "\\"))
-      if byte >= 0x20 {
-        output.append(byte)
-      } else if shortEscapes[Int(byte)] != 0 {
-        output.append(shortEscapes[Int(byte)])
-      } else {
-        output.append(UInt8(ascii: "u"))
-        output.append(contentsOf: [0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-      }
-    }
-    if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
-  }
-
-  /// Appends `key` (the raw text up to the value, such as `,"term":`) and `value` as a JSON string;
-  /// nothing when `value` is nil, so that the field is absent.
-  @inline(__always)
-  static func appendField(_ key: StaticString, _ value: String?, to output: inout [UInt8]) {
-    guard let value else { return }
-    appendRaw(key, to: &output)
-    appendString(value, to: &output)
-  }
-
-  /// Appends `value` in decimal.
-  static func appendInteger<T: BinaryInteger>(_ value: T, to output: inout [UInt8]) {
-    if value == 0 {
-      output.append(0x30)
-      return
-    }
-    // Work in magnitude so that Int64.min does not overflow on negation.
-    var magnitude = value.magnitude
-    if value < 0 { output.append(UInt8(ascii: "-")) }
-    var digits:
-      (
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-      ) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      while magnitude > 0 && count < buffer.count {
-        buffer[count] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-        count += 1
-      }
-      for index in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[index]) }
-    }
-  }
-
-  /// Appends ASCII text that needs no escaping (keys, enum names, literals).
-  @inline(__always)
-  static func appendRaw(_ text: StaticString, to output: inout [UInt8]) {
-    text.withUTF8Buffer { output.append(contentsOf: $0) }
-  }
-
-  /// Appends ASCII text that needs no escaping.
-  @inline(__always)
-  static func appendRaw(_ text: String, to output: inout [UInt8]) {
-    output.append(contentsOf: text.utf8)
   }
 }

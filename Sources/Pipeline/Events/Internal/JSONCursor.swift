@@ -1,4 +1,4 @@
-// The one place JSON output is written byte by byte: a pointer into bytes reserved beforehand for
+// The one place JSON is written byte by byte (events, items, recording lines): a pointer into bytes reserved beforehand for
 // the most a value can take. An event is measured first (`JSONEventWriter.maximumLength`), then
 // written in one pass with no capacity or uniqueness check per append: appending its fixed parts
 // to an array one call at a time cost about 170 instructions a call, more than the writing.
@@ -19,6 +19,25 @@ struct JSONCursor {
   init(position: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
     self.position = position
     self.end = end
+  }
+
+  /// What `write` writes, in `bound` bytes reserved for it; should the bound be short (a
+  /// defect of the measuring, which tests in debug builds catch), written again in twice the room.
+  static func written(bound: Int, _ write: (inout JSONCursor) -> Void) -> [UInt8] {
+    var room = bound
+    while true {
+      var overflowed = false
+      let bytes = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+        guard let base = buffer.baseAddress else { return }
+        var cursor = JSONCursor(position: base, end: base + buffer.count)
+        write(&cursor)
+        overflowed = cursor.overflowed
+        count = overflowed ? 0 : cursor.position - base
+      }
+      assert(!overflowed || room > bound, "JSON outgrew its measured bound")
+      if !overflowed { return bytes }
+      room = max(room * 2, 64)
+    }
   }
 
   /// Whether `count` more bytes fit; when they do not, the cursor is overflowed for good.

@@ -2,9 +2,10 @@
 // most bytes it can take, then written in one pass by `JSONCursor` into bytes reserved for it.
 
 /// Measures events as JSON lines; `JSONCursor` writes them.
-enum JSONEventWriter {
-  /// The most bytes `event` takes as one JSON object and a newline.
-  static func maximumLength(of event: SearchEvent) -> Int {
+package enum JSONEventWriter {
+  /// The most bytes `event` takes as one JSON object and a newline: what the encoder reserves,
+  /// and a bound for whoever must know an event's size before encoding it.
+  package static func maximumLength(of event: SearchEvent) -> Int {
     // `{"type":"input_error","seq":…,"at_ms":…,"session":…,"term":…}\n` with both integers at
     // their longest: 98 bytes besides the strings.
     var total = 128 + JSONCursor.maximumLength(ofString: event.session)
@@ -146,22 +147,16 @@ extension JSONCursor {
   }
 
   private mutating func summary(_ summary: RunSummary) {
-    raw(",\"input_lines\":")
-    integer(summary.inputLines)
-    raw(",\"input_errors\":")
-    integer(summary.inputErrors)
-    raw(",\"searches\":")
-    integer(summary.searches)
-    raw(",\"results\":")
-    integer(summary.results)
-    raw(",\"errors\":")
-    integer(summary.errors)
-    raw(",\"cancellations\":")
-    integer(summary.cancellations)
-    raw(",\"requests\":")
-    integer(summary.requests)
-    raw(",\"cache_hits\":")
-    integer(summary.cacheHits)
+    let counts: [(StaticString, Int)] = [
+      (",\"input_lines\":", summary.inputLines), (",\"input_errors\":", summary.inputErrors),
+      (",\"searches\":", summary.searches), (",\"results\":", summary.results),
+      (",\"errors\":", summary.errors), (",\"cancellations\":", summary.cancellations),
+      (",\"requests\":", summary.requests), (",\"cache_hits\":", summary.cacheHits),
+    ]
+    for (key, count) in counts {
+      raw(key)
+      integer(count)
+    }
     if let diskTier = summary.diskTier {
       raw(",\"disk_hits\":")
       integer(summary.diskHits)

@@ -83,7 +83,7 @@ extension JSONCursor {
       raw(",\"price\":")
       // The shortest form that reads back as the same Double; null where JSON has no number.
       if price.isFinite {
-        for byte in price.description.utf8 { self.byte(byte) }
+        ascii(price.description)
       } else {
         raw("null")
       }

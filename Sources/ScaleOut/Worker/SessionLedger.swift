@@ -61,6 +61,7 @@ struct CommitItem: Sendable {
     self.term = term
     self.settlingID = settlingID
     self.acknowledged = acknowledged
+    footprint = 160 + body.maximumCount + extra.count + key.utf8.count + 32 * acknowledged.count
   }
 
   init(
@@ -75,8 +76,8 @@ struct CommitItem: Sendable {
   /// The event's JSON object (encoded now if it was deferred).
   var json: [UInt8] { body.json }
 
-  /// About the bytes it adds to a commit, in bytes (and the memory it holds while waiting, at most).
-  var footprint: Int { 160 + body.estimatedCount + extra.count + key.utf8.count + 32 * acknowledged.count }
+  /// At most the bytes it adds to a commit (and about the most memory it holds while waiting).
+  let footprint: Int
 }
 
 /// An event as a commit item carries it: its JSON, or the stamped event itself, encoded when the
@@ -95,28 +96,12 @@ enum EventBody: Sendable {
     }
   }
 
-  /// About the length of ``json``, without encoding: a results event is about 140 bytes an item.
-  var estimatedCount: Int {
+  /// At least the length of ``json``, without encoding it: the bound the encoder measures.
+  var maximumCount: Int {
     switch self {
-    case .encoded(let bytes):
-      return bytes.count
-    case .deferred(let event):
-      switch event.kind {
-      case .results(_, _, let categories, _):
-        return 200 + categories.reduce(0) { $0 + 60 + 140 * $1.itemCount }
-      case .partial(_, let category):
-        return 200 + 140 * category.itemCount
-      default:
-        return 200
-      }
+    case .encoded(let bytes): bytes.count
+    case .deferred(let event): JSONEventWriter.maximumLength(of: event)
     }
-  }
-}
-
-extension CategoryResult {
-  fileprivate var itemCount: Int {
-    if case .items(let items, _) = outcome { return items.count }
-    return 0
   }
 }
 

@@ -4,8 +4,10 @@
 // replaced address space is the benchmark's own (posix_spawn shares it until exec; fork copies
 // it), so ru_maxrss is never below the benchmark's RSS at the spawn: 61.8 MB for a live run that
 // peaked at 33. The child's own mark is VmHWM in /proc/<pid>/status, which exec starts afresh;
-// a thread reads it while the child runs.
+// a thread reads it while the child runs, and stops before the child is reaped, so that no
+// reading is of a process that reused its pid.
 import Foundation
+import Streams
 import Synchronization
 
 /// One run of an executable; ``wait(clock:)`` reaps it.
@@ -63,21 +65,24 @@ struct ChildRun {
     }
     self.pid = pid
     input = ends[1]
-    peak = PeakResidentSampler(pid: pid)
+    peak = PeakResidentSampler(pid: pid, clock: ContinuousClock())
   }
 
   /// Waits for the child to exit; throws unless it exited with status 0.
   func wait(clock: ContinuousClock) throws -> Result {
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 {
-      guard errno == EINTR else {
-        peak.stop()
-        throw BenchmarkFailure(description: "wait4: errno \(errno)")
-      }
+    // Exited but not reaped first: until the reap its pid is not reused, so the sampler's last
+    // reading is of this child.
+    var exited = siginfo_t()
+    while waitid(P_PID, id_t(pid), &exited, WEXITED | WNOWAIT) < 0 {
+      guard errno == EINTR else { break }
     }
     let seconds = nanoseconds(start.duration(to: clock.now)) / 1e9
     let peakKilobytes = peak.stop()
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 {
+      guard errno == EINTR else { throw BenchmarkFailure(description: "wait4: errno \(errno)") }
+    }
     // WIFEXITED and WEXITSTATUS are macros Swift does not import: low 7 bits 0 means exited.
     guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
       throw BenchmarkFailure(description: "stream-search failed: wait status \(status)")
@@ -91,23 +96,32 @@ struct ChildRun {
   }
 }
 
-/// Reads a child's VmHWM (its own peak RSS since exec) every 2 ms on a thread of its own,
-/// until ``stop()``. The mark only rises, so the last reading before the child exits is its peak
-/// but for what it grew in its last 2 ms.
+/// Reads a child's VmHWM (its own peak RSS since exec) every 2 ms of `clock` on a thread of its
+/// own, until ``stop()``. The mark only rises, so the last reading before the child exits is its
+/// peak but for what it grew in its last 2 ms.
 private final class PeakResidentSampler: Sendable {
-  private let stopped = Atomic(false)
   /// The highest reading in kB, -1 before the first.
   private let highest = Atomic(-1)
+  /// Fired by ``stop()``; nil when no pipe could be made (then nothing is read).
+  private let stopSignal: CancellationSignal? = try? CancellationSignal()
   private let finished = DispatchSemaphore(value: 0)
 
-  init(pid: pid_t) {
+  init(pid: pid_t, clock: ContinuousClock) {
+    guard let stopSignal else {
+      finished.signal()
+      return
+    }
     let path = "/proc/\(pid)/status"
     let thread = Thread { [self] in
-      while !stopped.load(ordering: .acquiring) {
+      while !stopSignal.isSignalled {
         if let kilobytes = Self.highWaterMark(path: path) {
           _ = highest.max(kilobytes, ordering: .relaxed)
         }
-        usleep(2_000)
+        // Until the next reading is due on the clock, or until stopped.
+        let due = clock.now.advanced(by: .milliseconds(2))
+        let left = clock.now.duration(to: due)
+        var entry = pollfd(fd: stopSignal.readEnd, events: Int16(POLLIN), revents: 0)
+        if left > .zero { _ = poll(&entry, 1, Int32(max(1, left.components.attoseconds / 1_000_000_000_000_000))) }
       }
       finished.signal()
     }
@@ -117,7 +131,7 @@ private final class PeakResidentSampler: Sendable {
   /// Stops the readings and returns the highest, in kB; nil when none succeeded.
   @discardableResult
   func stop() -> Int? {
-    stopped.store(true, ordering: .releasing)
+    stopSignal?.signal()
     finished.wait()
     let kilobytes = highest.load(ordering: .relaxed)
     return kilobytes < 0 ? nil : kilobytes

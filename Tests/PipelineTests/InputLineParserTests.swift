@@ -204,6 +204,11 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
         #"{"term": "a"}}"#, #"{"term": "a"]"#, #"{"term": "a", "term": "b"}"#, #"{"session": null, "term": "a"}"#,
         #"{"term":"a","session":"b","at_ms":5,"session":"c"}"#, "{\"term\": \"\u{7F}\u{2028}\"}", #"{"term"}"#,
         #"{"term": "a", "\u0061t_ms": 5}"#, #"{"term": "a",}"#, #"{,"term": "a"}"#, "{\"term\":\"a\"}\u{A0}",
+        // Keys one byte short of or past the known ones, which are matched eight bytes at a time,
+        // and known keys too near the end of the line for eight bytes.
+        #"{"terms": "x", "term": "a"}"#, #"{"ter": "x", "term": "a"}"#, #"{"term": "a", "at_m": 5}"#,
+        #"{"term": "a", "at_msx": 5}"#, #"{"term": "a", "sessio": "s"}"#, #"{"term": "a", "sessionx": "s"}"#,
+        #"{"term""#, #"{"at_ms"#, #"{"session""#, #"{"te"#, #"{"term":"a","session"#, #"{"#,
       ]
     var generator = SplitMix64(seed: 3)
     let terms = [#""plain""#, #""esc\"aped\\""#, #""\u65e5\u672c""#, #""""#, #"" spaced  out ""#, "null", "12"]

@@ -140,7 +140,8 @@ enum OptionTable {
       options: [
         OptionSpec(
           "--cache-size", "N",
-          help: "Most terms kept in the cache, in memory and on disk, up to 10000000; 0 turns it off.",
+          help:
+            "Most answers cached (one per term and category), in memory and on disk, up to 10000000; 0 turns it off.",
           default: String(defaults.pipeline.cacheCapacity)
         ) { draft, value throws(InvalidValue) in
           draft.options.pipeline.cacheCapacity = try ValueParser.wholeNumber(

@@ -52,19 +52,25 @@ public final class BlockedTool: Sendable {
     Subprocess.writeAll(Data(text.utf8), to: input.fileDescriptor)
   }
 
-  /// Waits until the tool's main thread sleeps in open, read, write or poll (its wchan), with
-  /// SIGINT caught; fails after 60 s. Polls /proc every 2 ms, on a thread of its own: there is
-  /// nothing to wait on, and a blocked pool thread would stall every other test in the process.
+  /// Waits until the tool sleeps at a blocking point, with SIGINT caught; fails after 60 s. A
+  /// blocking point is a thread asleep in open, read, write or poll (its wchan), while the main
+  /// thread sleeps there too or waits for that thread (a replay's main thread waits in a futex for
+  /// its reader thread), the same for 100 ms in a row, so that a passing wait at start-up is not
+  /// taken for it. Polls /proc every 2 ms, on a thread of its own: there is nothing to wait on,
+  /// and a blocked pool thread would stall every other test in the process.
   public func waitUntilBlocked() async throws {
     let pid = process.processIdentifier
     let blocked = await Self.onOwnThread { () -> Bool in
+      let points = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"]
+      var heldFor = 0
       for _ in 0..<30_000 {
-        let wchan = (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+        let wchans = Self.threadWaits(of: pid)
+        let main = wchans[pid] ?? ""
+        let someoneWaits = wchans.values.contains { wchan in points.contains { wchan.contains($0) } }
+        let mainWaits = main.contains("futex") || points.contains { main.contains($0) }
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let waiting = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"].contains {
-          wchan.contains($0)
-        }
-        if waiting, Self.catchesSIGINT(status) { return true }
+        heldFor = someoneWaits && mainWaits && Self.catchesSIGINT(status) ? heldFor + 1 : 0
+        if heldFor >= 50 { return true }
         _ = poll(nil, 0, 2)
       }
       return false
@@ -74,6 +80,17 @@ public final class BlockedTool: Sendable {
       kill(pid, SIGKILL)
       throw NeverBlocked(pid: pid)
     }
+  }
+
+  /// What each thread of process `pid` sleeps in (its wchan, "0" when running), by thread id.
+  private static func threadWaits(of pid: Int32) -> [Int32: String] {
+    let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    var waits: [Int32: String] = [:]
+    for thread in threads {
+      guard let id = Int32(thread) else { continue }
+      waits[id] = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/wchan", encoding: .utf8)) ?? ""
+    }
+    return waits
   }
 
   /// Waits until the unread output pipe is full (its queue holds still, a few pages deep), so the
@@ -158,9 +175,10 @@ private final class ExitInstant: Sendable {
 /// The three places the tool can be left waiting in the kernel (issue 10, defect 5), each set up
 /// the same way by the signal tests and by the benchmark that measures how fast a signal ends it.
 public enum BlockingPoint: String, CaseIterable, Sendable {
-  /// `--replay --input FIFO` with no writer: blocked in open().
+  /// `--replay --input FIFO` with no writer: its reader thread blocked waiting for one.
   case openingAFIFOWithNoWriter = "open() of a FIFO with no writer"
-  /// A replay that read one line of a pipe nobody writes to any more: blocked in read().
+  /// A replay that read one line of a pipe nobody writes to any more: its reader thread blocked
+  /// waiting for the next.
   case readingAStalledPipe = "read() of a stalled pipe"
   /// A live run whose reader stopped reading: blocked writing to a full pipe.
   case writingToAFullPipe = "write() to a full pipe"

@@ -1,6 +1,7 @@
-// The bounded hand-off between a `LineReader`'s thread and its async iterator: lines travel in
-// batches, at most `capacity` batches wait, and a full channel blocks the reader thread, so a
-// slow consumer stops the reading instead of letting it pile up lines.
+// The bounded hand-off between a line reader's thread and its consumer (a `LineReader`'s async
+// iterator, or a thread that may block, as a replay's): lines travel in batches, at most
+// `capacity` batches wait, and a full channel blocks the reader thread, so a slow consumer stops
+// the reading instead of letting it pile up lines.
 import Dispatch
 import Synchronization
 
@@ -24,12 +25,13 @@ package struct LineReaderProbe: Sendable {
 
 /// The lock and the blocking around `LineBatchChannelStateMachine`: takes the lock, asks the
 /// state machine, then resumes, signals or blocks after releasing it.
-final class LineBatchChannel: Sendable {
-  typealias Batch = LineBatchChannelStateMachine.Batch
-  typealias Delivery = LineBatchChannelStateMachine.Delivery
+final class LineBatchChannel<Element: Sendable>: Sendable {
+  typealias Machine = LineBatchChannelStateMachine<Element>
+  typealias Batch = Machine.Batch
+  typealias Delivery = Machine.Delivery
 
   let probe: LineReaderProbe
-  private let state: Mutex<LineBatchChannelStateMachine>
+  private let state: Mutex<Machine>
   /// Wakes the reader thread blocked on a full channel; signalled only when it waits, so its
   /// count is back to zero whenever the channel is deallocated (libdispatch checks).
   private let readerWakeup = DispatchSemaphore(value: 0)
@@ -37,7 +39,7 @@ final class LineBatchChannel: Sendable {
   let cancellationSignal: CancellationSignal
 
   init(capacity: Int, probe: LineReaderProbe, cancellationSignal: CancellationSignal) {
-    self.state = Mutex(LineBatchChannelStateMachine(capacity: capacity))
+    self.state = Mutex(Machine(capacity: capacity))
     self.probe = probe
     self.cancellationSignal = cancellationSignal
   }
@@ -52,7 +54,7 @@ final class LineBatchChannel: Sendable {
       case .buffered:
         return true
       case .resumeConsumer(let consumer):
-        consumer.resume(returning: .success(batch))
+        consumer(.success(batch))
         return true
       case .blockReader:
         probe.readerWillBlock(linesSplit)
@@ -67,7 +69,7 @@ final class LineBatchChannel: Sendable {
   func finish(_ failure: LineInputError?) {
     let end: Result<Void, LineInputError> = failure.map { .failure($0) } ?? .success(())
     if let (consumer, delivery) = state.withLock({ $0.finish(end) }) {
-      consumer.resume(returning: delivery)
+      consumer(delivery)
     }
   }
 
@@ -77,16 +79,29 @@ final class LineBatchChannel: Sendable {
   func receive(isolation actor: isolated (any Actor)? = #isolation) async -> Delivery {
     if let delivery = takeAvailable(orInstall: nil) { return delivery }
     return await withTaskCancellationHandler {
-      await withCheckedContinuation(isolation: actor) { (consumer: LineBatchChannelStateMachine.Consumer) in
-        if let delivery = takeAvailable(orInstall: consumer) { consumer.resume(returning: delivery) }
+      await withCheckedContinuation(isolation: actor) { (continuation: CheckedContinuation<Delivery, Never>) in
+        let consumer: Machine.Consumer = { continuation.resume(returning: $0) }
+        if let delivery = takeAvailable(orInstall: consumer) { consumer(delivery) }
       }
     } onCancel: {
       cancel()
     }
   }
 
+  /// The next batch as ``receive(isolation:)`` delivers it, for a consumer on a thread that may
+  /// block: blocks until the reader thread sends one, ends, fails, or ``cancel()`` is called
+  /// (then nil). `beforeWaiting` runs first when nothing is ready, before blocking: e.g. to hand
+  /// on work held back for batching, since this thread will be idle.
+  func receiveBlocking(beforeWaiting: () -> Void) -> Delivery {
+    if let delivery = takeAvailable(orInstall: nil) { return delivery }
+    beforeWaiting()
+    let handoff = BlockedConsumer<Delivery>()
+    if let delivery = takeAvailable(orInstall: { handoff.resume($0) }) { return delivery }
+    return handoff.wait()
+  }
+
   /// What is due now, if anything; otherwise `consumer`, if given, waits for the reader thread.
-  private func takeAvailable(orInstall consumer: LineBatchChannelStateMachine.Consumer?) -> Delivery? {
+  private func takeAvailable(orInstall consumer: Machine.Consumer?) -> Delivery? {
     switch state.withLock({ $0.receive(orInstall: consumer) }) {
     case .deliver(let delivery, let wakeReader):
       if wakeReader { readerWakeup.signal() }
@@ -101,8 +116,29 @@ final class LineBatchChannel: Sendable {
   /// is dropped; later calls do nothing.
   func cancel() {
     guard case .stop(let consumer, let wakeReader)? = state.withLock({ $0.cancel() }) else { return }
-    consumer?.resume(returning: .success(nil))
+    consumer?(.success(nil))
     if wakeReader { readerWakeup.signal() }
     cancellationSignal.signal()
+  }
+}
+
+/// A thread blocked until another hands it one value.
+final class BlockedConsumer<Value: Sendable>: Sendable {
+  private let value = Mutex<Value?>(nil)
+  /// Signalled once, by `resume`, and waited on once, so its count is back to zero at the end.
+  private let ready = DispatchSemaphore(value: 0)
+
+  /// Hands `delivered` to the waiting thread; called once.
+  func resume(_ delivered: Value) {
+    value.withLock { $0 = delivered }
+    ready.signal()
+  }
+
+  /// Blocks until ``resume(_:)`` has been called, and returns what it handed over.
+  func wait() -> Value {
+    while true {
+      ready.wait()
+      if let delivered = value.withLock({ $0.take() }) { return delivered }
+    }
   }
 }

@@ -1,11 +1,12 @@
-// The decisions of the channel between a `LineReader`'s thread and its iterator, as a plain value:
+// The decisions of the channel between a line reader's thread and its consumer, as a plain value:
 // each event returns what to do, and `LineBatchChannel` does it after releasing its lock.
 
-struct LineBatchChannelStateMachine {
-  typealias Batch = [InputLine]
+struct LineBatchChannelStateMachine<Element: Sendable> {
+  typealias Batch = [Element]
   /// What the consumer receives: a batch, nil at the end, or the failure that ended the input.
   typealias Delivery = Result<Batch?, LineInputError>
-  typealias Consumer = CheckedContinuation<Delivery, Never>
+  /// A consumer that waits: a suspended task or a blocked thread, resumed once with its delivery.
+  typealias Consumer = @Sendable (Delivery) -> Void
 
   private enum State {
     /// The reader thread is reading; `batches` wait for the consumer (at most `capacity`), and

@@ -108,27 +108,39 @@ public struct LineReader: AsyncSequence, Sendable {
 
   /// Starts the reader thread and returns the iterator that receives its lines.
   public func makeAsyncIterator() -> AsyncIterator {
-    let signal: CancellationSignal
-    do {
-      signal = try CancellationSignal()
+    do throws(LineInputError) {
+      return AsyncIterator(
+        channel: try startThread(batchLimit: Self.batchLimit, capacity: Self.channelCapacity) {
+          $1.append($0.inputLine)
+        })
     } catch {
       return AsyncIterator(failure: error)
     }
-    let channel = LineBatchChannel(capacity: Self.channelCapacity, probe: probe, cancellationSignal: signal)
+  }
+
+  /// Starts one iteration's reader thread, which appends each line's element to a batch with
+  /// `appendElement` and sends the batches through a channel of `capacity` batches of at most
+  /// `batchLimit`.
+  func startThread<Element: Sendable>(
+    batchLimit: Int, capacity: Int, appendElement: @escaping @Sendable (LineBytes, inout [Element]) -> Void
+  ) throws(LineInputError) -> LineBatchChannel<Element> {
+    let signal = try CancellationSignal()
+    let channel = LineBatchChannel<Element>(capacity: capacity, probe: probe, cancellationSignal: signal)
     let body = LineReaderThread(
-      source: source, maxLineLength: maxLineLength, batchLimit: Self.batchLimit, channel: channel)
+      source: source, maxLineLength: maxLineLength, batchLimit: batchLimit, channel: channel,
+      appendElement: appendElement)
     let thread = Thread { body.run() }
     thread.name = "LineReader"
     thread.start()
-    return AsyncIterator(channel: channel)
+    return channel
   }
 
   /// Delivers the lines of one iteration; dropping it stops the reader thread.
   public struct AsyncIterator: AsyncIteratorProtocol {
     /// Cancels the channel when the last copy of the iterator goes away.
     private final class Lifetime: Sendable {
-      let channel: LineBatchChannel
-      init(_ channel: LineBatchChannel) { self.channel = channel }
+      let channel: LineBatchChannel<InputLine>
+      init(_ channel: LineBatchChannel<InputLine>) { self.channel = channel }
       deinit { channel.cancel() }
     }
 
@@ -137,7 +149,7 @@ public struct LineReader: AsyncSequence, Sendable {
     @usableFromInline var index = 0
     private var pendingFailure: LineInputError?
 
-    init(channel: LineBatchChannel) { lifetime = Lifetime(channel) }
+    init(channel: LineBatchChannel<InputLine>) { lifetime = Lifetime(channel) }
 
     /// An iterator that fails at once: the reader could not be started.
     init(failure: LineInputError) {

@@ -1,8 +1,9 @@
 import Synchronization
 
 // The body of a `LineReader`'s dedicated thread: poll the input and the cancellation signal,
-// read 64 KiB at a time, split, and send the lines in batches through the bounded channel.
-// Blocking here never occupies a thread of Swift's cooperative pool.
+// read 64 KiB at a time, split, make each line into the consumer's element (an `InputLine`, or
+// a record parsed straight from the line's bytes), and send them in batches through the bounded
+// channel. Blocking here never occupies a thread of Swift's cooperative pool.
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -37,13 +38,18 @@ final class OpenedDescriptor: Sendable {
   }
 }
 
-struct LineReaderThread: Sendable {
+struct LineReaderThread<Element: Sendable>: Sendable {
   let source: LineSource
   let maxLineLength: Int
   /// The most lines sent in one batch: with the channel's capacity, what bounds the lines in
   /// flight between the threads.
   let batchLimit: Int
-  let channel: LineBatchChannel
+  let channel: LineBatchChannel<Element>
+  /// Appends what the consumer receives for a line, its bytes lent for the call, to the batch;
+  /// runs on this thread, so that the consumer's thread does not do it. It appends, rather than
+  /// returning the element, so that the append is compiled where `Element` is known: generic
+  /// code across modules runs unspecialised, copying through value witnesses on every line.
+  let appendElement: @Sendable (LineBytes, inout [Element]) -> Void
 
   /// Reads until the end of the input, a failure, or cancellation; then closes what it opened.
   func run() {
@@ -67,7 +73,7 @@ struct LineReaderThread: Sendable {
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileDescriptorIO.chunkSize, alignment: 1)
     defer { buffer.deallocate() }
     var splitter = LineSplitter(maxLineLength: maxLineLength)
-    var lines: [InputLine] = []
+    var lines: [Element] = []
     var linesSplit = 0
 
     var polled = [
@@ -88,13 +94,13 @@ struct LineReaderThread: Sendable {
         // Non-blocking descriptors may still say "nothing yet" after poll: poll again.
         guard let count = try FileDescriptorIO.readChunk(current, into: buffer) else { continue }
         if count > 0 {
-          splitter.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), into: &lines)
+          split(UnsafeRawBufferPointer(rebasing: buffer[..<count]), with: &splitter, into: &lines)
           linesSplit += lines.count
           guard deliver(&lines, linesSplit: linesSplit) else { return }
           continue
         }
         // End of file: the last writer closed a FIFO, or a file ended.
-        splitter.finish(into: &lines)
+        _ = splitter.finish { appendElement($0, &lines) }
         linesSplit += lines.count
         guard deliver(&lines, linesSplit: linesSplit) else { return }
         guard case .path(let path, _, follow: true) = source, FileDescriptorIO.isFIFO(current) else {
@@ -112,8 +118,20 @@ struct LineReaderThread: Sendable {
     }
   }
 
+  /// Appends every line that `bytes` completes to `lines`, as elements.
+  private func split(_ bytes: UnsafeRawBufferPointer, with splitter: inout LineSplitter, into lines: inout [Element]) {
+    var start = 0
+    while start < bytes.count {
+      var consumed = 0
+      _ = splitter.nextLine(in: UnsafeRawBufferPointer(rebasing: bytes[start...]), consumed: &consumed) {
+        appendElement($0, &lines)
+      }
+      start += consumed
+    }
+  }
+
   /// Sends `lines` in batches of at most `batchLimit` and empties it; false if cancelled.
-  private func deliver(_ lines: inout [InputLine], linesSplit: Int) -> Bool {
+  private func deliver(_ lines: inout [Element], linesSplit: Int) -> Bool {
     defer { lines = [] }
     if lines.count <= batchLimit {
       return lines.isEmpty || channel.send(lines, linesSplit: linesSplit)

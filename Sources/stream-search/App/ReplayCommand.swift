@@ -1,5 +1,5 @@
-// `--replay`: the recording is read on this thread, one line at a time, and replayed in virtual
-// time. The output is identical to the byte on every run.
+// `--replay`: the recording is read and parsed on a reader thread, handed to this one in batches,
+// and replayed in virtual time. The output is identical to the byte on every run.
 import Pipeline
 import Streams
 import Synchronization
@@ -18,19 +18,19 @@ struct ReplayCommand {
 
   func run() -> ExitStatus {
     let options = setup.options
-    var reader: BlockingLineReader
+    var records: InputRecordReader
     do {
-      // Reading waits on the stop request too, so a signal ends a wait for a FIFO's writer or
-      // for the next line of a stalled pipe at once.
-      if let path = options.inputPath {
-        reader = try BlockingLineReader.open(path: path, maxLineLength: options.maxLineBytes, stoppingOn: stop.wakeUp)
-      } else {
-        reader = BlockingLineReader(fileDescriptor: 0, maxLineLength: options.maxLineBytes, stoppingOn: stop.wakeUp)
-      }
+      // Opened without blocking, even a FIFO with no writer yet: the reader thread waits for it,
+      // and a stop request ends that wait.
+      records = try LineReader.forInput(path: options.inputPath, follow: false, maxLineLength: options.maxLineBytes)
+        .makeRecordReader()
     } catch {
       log.error("\(error)")
       return .noInput
     }
+    // A signal ends a wait for the next line (a stalled pipe, a FIFO's writer) at once.
+    stop.whenRequested(records.cancel)
+    if stop.signal != nil { records.cancel() }
     let driver = ReplayDriver(configuration: setup.configuration(log: log)) { [setup] clock in
       setup.source(clock: clock)
     }
@@ -41,10 +41,13 @@ struct ReplayCommand {
         // output was full when it came.
         if let signal = stop.signal { throw Interruption.signal(signal) }
         if output.isClosed { throw Interruption.outputClosed }
-        return try reader.nextRecord()
+        guard let record = try records.next() else {
+          // Cancelled by a signal, or the end of the input.
+          if let signal = stop.signal { throw Interruption.signal(signal) }
+          return nil
+        }
+        return record
       }
-    } catch LineInputError.stopped {
-      return stop.signal?.exitStatus ?? .interrupted
     } catch Interruption.outputClosed {
       return output.failure == nil ? .success : .ioError
     } catch Interruption.signal(let signal) {

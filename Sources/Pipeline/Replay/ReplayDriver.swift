@@ -71,7 +71,7 @@ public struct ReplayDriver: Sendable {
       while let line = try nextLine() {
         let record = replayed(line, after: &lastInstant)
         if case .keystroke(let keystroke, _) = record, let instant = keystroke.atMilliseconds {
-          runner.advance(to: .milliseconds(instant))
+          runner.advanceFromRunner(to: .milliseconds(instant))
         }
         input.yield(record)
         runner.runUntilIdle()

@@ -78,7 +78,7 @@ final class SharedTier: Sendable {
   }
 }
 
-extension SearchRepository.Key {
+extension SearchKey {
   /// The same key in a shared store.
   var storeKey: StoreKey {
     let scopeText: String

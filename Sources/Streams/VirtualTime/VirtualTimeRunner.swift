@@ -184,18 +184,29 @@ public final class VirtualTimeRunner: Sendable {
   /// Runs everything due up to and including `instant`, moving time deadline by deadline, and
   /// leaves the clock at `instant`.
   public func advance(to instant: ManualClock.Instant) {
+    advance(to: instant, fromRunner: false)
+  }
+
+  /// ``advance(to:)`` for a caller that runs as part of the run already, inside
+  /// ``onRunner(_:)`` (a replay's driving loop): asking the task-local that tells so was a
+  /// visible part of a replay's cost per keystroke.
+  package func advanceFromRunner(to instant: ManualClock.Instant) {
+    advance(to: instant, fromRunner: true)
+  }
+
+  private func advance(to instant: ManualClock.Instant, fromRunner: Bool) {
     // Idle: each wake-up due by then is made here, one at a time, as a drive makes it, for as long
     // as it leaves the runner idle (a fused timer's call does its work inline); then moving time is
     // all there is to do. What leaves work behind continues in a full drive, which settles first,
     // as it would have after that wake-up. A replay fires a timer every keystroke or two: starting
     // a drive for each (a real-time deadline, a main-thread check) was a visible part of its cost.
-    let done = onRunner {
-      while isIdle {
-        guard clock.wakeEarliestOrMove(to: instant) else { return true }
+    let wakeWhileIdle = {
+      while self.isIdle {
+        guard self.clock.wakeEarliestOrMove(to: instant) else { return true }
       }
       return false
     }
-    if done { return }
+    if fromRunner ? wakeWhileIdle() : onRunner(wakeWhileIdle) { return }
     keepingInterruption { drive throws(VirtualTimeStall) in
       try settle(drive)
       while try drive.step({ [clock] in clock.wakeEarliest(notAfter: instant) }) {

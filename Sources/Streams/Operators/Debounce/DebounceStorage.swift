@@ -118,8 +118,10 @@ where C.Duration == Duration, Receiver.Element == Element {
 
   /// Does what the machine decided, outside the lock: cancels and schedules timers, then
   /// delivers what was queued.
-  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Receiver>?) {
-    switch action {
+  @inlinable func perform(_ action: consuming Machine.Action, delivering delivery: consuming PushDelivery<Receiver>?) {
+    // Consumed: borrowed, the action and the delivery were destroyed by the caller afterwards
+    // through their generic types' value witnesses, a metadata lookup each, at every keystroke.
+    switch consume action {
     case .none, .emit:
       break
     case .startTimer(let generation, let deadline):

@@ -124,11 +124,15 @@ struct PushOutput<Receiver: PushDownstream>: Sendable {
 /// what it produces is queued, and delivered by this same loop, in order.
 @inlinable
 func deliver<State, Receiver: PushDownstream>(
-  _ first: PushDelivery<Receiver>?, thenDrain state: borrowing Mutex<State>,
+  _ first: consuming PushDelivery<Receiver>?, thenDrain state: borrowing Mutex<State>,
   _ next: (inout State) -> PushDelivery<Receiver>?
 ) {
-  guard let first else { return }
-  first.deliver()
+  // Consumed, here and below: a delivery borrowed was copied to be delivered and the original
+  // destroyed after, both through the generic enum's value witnesses (its metadata looked up).
+  switch consume first {
+  case .some(let delivery): delivery.deliver()
+  case .none: return
+  }
   drainDeliveries(state, next)
 }
 
@@ -138,5 +142,11 @@ func deliver<State, Receiver: PushDownstream>(
 func drainDeliveries<State, Receiver: PushDownstream>(
   _ state: borrowing Mutex<State>, _ next: (inout State) -> PushDelivery<Receiver>?
 ) {
-  while let delivery = state.withLock({ next(&$0) }) { delivery.deliver() }
+  while true {
+    let delivery = state.withLock { next(&$0) }
+    switch consume delivery {
+    case .some(let delivery): delivery.deliver()
+    case .none: return
+    }
+  }
 }

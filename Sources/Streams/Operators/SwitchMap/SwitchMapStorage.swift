@@ -74,9 +74,10 @@ where Receiver.Element == SwitchMapEvent<Input, Output> {
   }
 
   /// Asks the machine under the lock, and queues what it emits there too, so that the order of
-  /// the events is the order of the decisions; then acts outside the lock. Returns the action.
+  /// the events is the order of the decisions; then acts outside the lock. Returns whether the
+  /// action was to emit an output.
   @discardableResult
-  @inlinable func decide(_ event: (inout State) -> Machine.Action) -> Machine.Action {
+  @inlinable func decide(_ event: (inout State) -> Machine.Action) -> Bool {
     let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Receiver>?) in
       let action = event(&state)
       switch action {
@@ -97,14 +98,18 @@ where Receiver.Element == SwitchMapEvent<Input, Output> {
         return (action, nil)
       }
     }
+    let emitted: Bool
+    if case .emitOutput = action { emitted = true } else { emitted = false }
     perform(action, delivering: delivery)
-    return action
+    return emitted
   }
 
   /// Does what the machine decided, outside the lock: stops the superseded child, delivers the
   /// events, then starts the new child, so that its outputs come after its `.started`.
-  @inlinable func perform(_ action: Machine.Action, delivering delivery: PushDelivery<Receiver>?) {
-    switch action {
+  @inlinable func perform(_ action: consuming Machine.Action, delivering delivery: consuming PushDelivery<Receiver>?) {
+    // Consumed, as in DebounceStorage: borrowed, both were destroyed afterwards through their
+    // generic types' value witnesses.
+    switch consume action {
     case .cancelChild(let handle), .cancelChildAndFail(let handle, _):
       handle?.cancel()
       deliver(delivery, thenDrain: state) { $0.output.next() }
@@ -123,8 +128,7 @@ where Receiver.Element == SwitchMapEvent<Input, Output> {
   @inlinable func startChild(for input: Input, generation: UInt64) {
     let emitter = SwitchMapEmitter<Output>(
       deliver: { [self] output in
-        if case .emitOutput = decide({ $0.machine.childEmitted(output, generation: generation) }) { return true }
-        return false
+        decide { $0.machine.childEmitted(output, generation: generation) }
       },
       returned: { [self] in decide { $0.machine.childReturned(generation: generation) } })
     switch child(input, emitter).kind {

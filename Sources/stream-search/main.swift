@@ -91,7 +91,9 @@ case .search(let options):
   }
   let stop = observeSignals()
   let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
-  let output = EventOutput(writer: writer, format: options.format, statsLog: options.stats ? log : nil)
+  let output = EventOutput(
+    writer: writer, format: options.format, statsLog: options.stats ? log : nil,
+    pace: options.replay ? .batched : .prompt)
   let status: ExitStatus
   if options.interactive {
     status = await InteractiveCommand(setup: setup, log: log, stop: stop).run()

@@ -1,5 +1,5 @@
-// Issue 10, defect 5: a signal stops the tool at every blocking point: opening a FIFO that has
-// no writer, reading a stalled pipe in a replay, and writing to a reader that stopped reading.
+// A signal stops the tool at every blocking point: opening a FIFO that has no writer, reading a
+// stalled pipe in a replay, and writing to a reader that stopped reading, live or replayed.
 // Each test waits until the tool's main thread sleeps in the kernel, signals it, and checks the
 // status, the summary, and that it exited at all: before the fix it sat there until killed (28
 // minutes in one report). How fast it exits (the issue's 100 ms) is a speed target, so it is
@@ -27,6 +27,13 @@ import Testing
     #expect(status == 143)
     #expect(elapsed < Self.hang, "exited \(elapsed) after SIGTERM")
     #expect(tool.output.split(separator: "\n").last?.contains(#""input_lines":1"#) == true)
+  }
+
+  @Test func sigtermEndsAReplayBlockedWritingToAReaderThatStoppedReading() async throws {
+    let tool = try await BlockingPoint.replayWritingToAFullPipe.start(try toolBinary())
+    let (status, elapsed) = await tool.signal(SIGTERM, waitingAtMost: Self.hang)
+    #expect(status == 143)
+    #expect(elapsed < Self.hang, "exited \(elapsed) after SIGTERM")
   }
 
   @Test func sigintEndsALiveRunBlockedWritingToAReaderThatStoppedReading() async throws {

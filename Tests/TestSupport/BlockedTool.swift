@@ -182,6 +182,9 @@ public enum BlockingPoint: String, CaseIterable, Sendable {
   case readingAStalledPipe = "read() of a stalled pipe"
   /// A live run whose reader stopped reading: blocked writing to a full pipe.
   case writingToAFullPipe = "write() to a full pipe"
+  /// A replay whose reader stopped reading: its writer thread blocked on a full pipe, and the
+  /// replay on the writer thread's full queue.
+  case replayWritingToAFullPipe = "a replay's write() to a full pipe"
 
   /// Starts `executable` and returns it once it waits at this point with its signal handlers
   /// installed; throws ``NeverBlocked`` if it never gets there within 60 s.
@@ -204,6 +207,19 @@ public enum BlockingPoint: String, CaseIterable, Sendable {
       let tool = try BlockedTool(executable, ["--format", "jsonl", "--debounce", "1ms"], readOutput: false)
       // Forty sessions' answers are far more than a pipe holds (64 KiB): the writes block.
       tool.writeInput((0..<40).map { #"{"term": "tay", "session": "s\#($0)"}"# + "\n" }.joined())
+      try await tool.waitUntilOutputIsFull()
+      return tool
+    case .replayWritingToAFullPipe:
+      // Every keystroke settles and finds results: megabytes of events, far more than a pipe
+      // and the tool's queue hold.
+      let terms = ["taylor", "love", "night", "the", "sun"]
+      let lines = (0..<4_000).map { #"{"at_ms": \#($0 * 400), "term": "\#(terms[$0 % terms.count])\#($0)"}"# }
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(UUID()).jsonl")
+      try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+      // The tool has the file open once it writes; the name can go when it has started.
+      defer { try? FileManager.default.removeItem(at: file) }
+      let tool = try BlockedTool(
+        executable, ["--replay", "--input", file.path, "--format", "jsonl"], readOutput: false)
       try await tool.waitUntilOutputIsFull()
       return tool
     }

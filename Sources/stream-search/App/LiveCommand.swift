@@ -32,6 +32,8 @@ struct LiveCommand {
     stop.whenRequested { run.cancel() }
     if stop.signal != nil { run.cancel() }
     _ = await run.value
+    // Every event handed over is written (or the output closed) before the status is decided.
+    output.finish()
     if let signal = stop.signal { return signal.exitStatus }
     if output.isClosed { return output.failure == nil ? .success : .ioError }
     if let failure = readFailure.error {

@@ -34,6 +34,7 @@ struct ReplayCommand {
     let driver = ReplayDriver(configuration: setup.configuration(log: log)) { [setup] clock in
       setup.source(clock: clock)
     }
+    var ending: (any Error)?
     do {
       try driver.run(sink: output.write) {
         // Checked between lines: a signal or a closed output is acted on at the next line, and a
@@ -41,25 +42,33 @@ struct ReplayCommand {
         // output was full when it came.
         if let signal = stop.signal { throw Interruption.signal(signal) }
         if output.isClosed { throw Interruption.outputClosed }
-        guard let record = try records.next() else {
+        // Events held back for a batch are written while this thread waits for input.
+        guard let record = try records.next(beforeWaiting: output.flush) else {
           // Cancelled by a signal, or the end of the input.
           if let signal = stop.signal { throw Interruption.signal(signal) }
           return nil
         }
         return record
       }
-    } catch Interruption.outputClosed {
+    } catch {
+      ending = error
+    }
+    // The summary and whatever else is queued are written before the status is decided; a full
+    // output's wait ends with a stop request, whose signal then decides.
+    output.finish()
+    switch ending {
+    case nil, Interruption.outputClosed?:
+      if let signal = stop.signal { return signal.exitStatus }
       return output.failure == nil ? .success : .ioError
-    } catch Interruption.signal(let signal) {
+    case Interruption.signal(let signal)?:
       return signal.exitStatus
-    } catch let error as LineInputError {
+    case let error as LineInputError:
       log.error("\(error)")
       return .ioError
-    } catch {
+    case let error?:
       log.error("replay failed: \(error)")
       return .ioError
     }
-    return output.failure == nil ? .success : .ioError
   }
 }
 

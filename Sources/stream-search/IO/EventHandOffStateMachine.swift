@@ -1,0 +1,154 @@
+// The decisions of the hand-off between the threads that produce events and the thread that
+// encodes and writes them, as a plain value: each call returns what to do, and `EventHandOff`
+// does it after releasing its lock.
+
+/// Events queue here for the writer thread, at most `capacity` of them: a producer that finds
+/// the queue full waits for room, so a stalled output stops the run instead of growing it.
+struct EventHandOffStateMachine<Event> {
+  private enum State {
+    /// No event yet, so no writer thread yet.
+    case unstarted
+    /// The writer thread writes a batch, or is about to take one; `queued` waits for its next
+    /// turn, `blockedProducers` wait for room, and `ending` says no producer will add more once
+    /// they are through (the writer exits when the queue is empty).
+    case writing(queued: [Event], blockedProducers: Int, ending: Bool)
+    /// The writer thread sleeps until woken; `queued` holds fewer events than are worth waking it
+    /// for (none, when every event wakes it).
+    case idle(queued: [Event])
+    /// The writer thread has stopped or is stopping: everything was written, or the output
+    /// closed. `writerStarted` says whether there is a thread to wait for. Events are dropped.
+    case stopped(writerStarted: Bool)
+  }
+
+  /// How many events may wait for the writer thread.
+  let capacity: Int
+  /// How many queued events wake a sleeping writer thread: 1 for live output, where each event
+  /// is written as soon as it comes; more for a replay, whose producer also wakes it with
+  /// ``flush()`` before it idles.
+  let wakeAt: Int
+  private var state = State.unstarted
+
+  init(capacity: Int, wakeAt: Int) {
+    precondition(capacity >= 1 && (1...capacity).contains(wakeAt), "Internal inconsistency: no room for a batch")
+    self.capacity = capacity
+    self.wakeAt = wakeAt
+  }
+
+  enum EnqueueAction: Equatable {
+    /// The event waits in the queue.
+    case queued
+    /// The event is queued; start the writer thread, which will take it.
+    case startWriter
+    /// The event is queued; wake the sleeping writer thread.
+    case wakeWriter
+    /// The queue is full: wait until the writer thread makes room (or stops), then enqueue again.
+    case waitForRoom
+    /// The output is over: drop the event.
+    case drop
+  }
+
+  mutating func enqueue(_ event: Event) -> EnqueueAction {
+    switch state {
+    case .unstarted:
+      state = .writing(queued: [event], blockedProducers: 0, ending: false)
+      return .startWriter
+    case .writing(var queued, let blocked, let ending):
+      guard queued.count < capacity else {
+        state = .writing(queued: queued, blockedProducers: blocked + 1, ending: ending)
+        return .waitForRoom
+      }
+      state = .unstarted  // Release the array so that appending does not copy it.
+      queued.append(event)
+      state = .writing(queued: queued, blockedProducers: blocked, ending: ending)
+      return .queued
+    case .idle(var queued):
+      state = .unstarted
+      queued.append(event)
+      guard queued.count >= wakeAt else {
+        state = .idle(queued: queued)
+        return .queued
+      }
+      state = .writing(queued: queued, blockedProducers: 0, ending: false)
+      return .wakeWriter
+    case .stopped:
+      return .drop
+    }
+  }
+
+  /// The producer is about to idle (e.g. wait for input): wake the writer thread if events wait.
+  mutating func flush() -> Bool {
+    guard case .idle(let queued) = state, !queued.isEmpty else { return false }
+    state = .writing(queued: queued, blockedProducers: 0, ending: false)
+    return true
+  }
+
+  enum FinishAction: Equatable {
+    /// Wait for the writer thread to write what is queued and stop; wake it first if `wake`.
+    case waitForWriter(wake: Bool)
+    /// There is no writer thread to wait for.
+    case done
+  }
+
+  /// No more events will come: the writer thread writes the queue out, then stops.
+  mutating func finish() -> FinishAction {
+    switch state {
+    case .unstarted:
+      state = .stopped(writerStarted: false)
+      return .done
+    case .writing(let queued, let blocked, _):
+      state = .writing(queued: queued, blockedProducers: blocked, ending: true)
+      return .waitForWriter(wake: false)
+    case .idle(let queued):
+      state = .writing(queued: queued, blockedProducers: 0, ending: true)
+      return .waitForWriter(wake: true)
+    case .stopped(let writerStarted):
+      return writerStarted ? .waitForWriter(wake: false) : .done
+    }
+  }
+
+  enum TakeAction {
+    /// Write these events, in order; first wake this many producers waiting for room.
+    case write([Event], wakeProducers: Int)
+    /// Nothing to write: sleep until a producer wakes the writer thread, then take again.
+    case sleep
+    /// Stop the writer thread.
+    case exit
+  }
+
+  /// For the writer thread: what to do next.
+  mutating func take() -> TakeAction {
+    switch state {
+    case .unstarted:
+      preconditionFailure("Internal inconsistency: a writer thread ran before any event")
+    case .writing(let queued, let blocked, let ending):
+      guard !queued.isEmpty else {
+        if ending {
+          state = .stopped(writerStarted: true)
+          return .exit
+        }
+        // Empty means not full, so no producer waits for room.
+        state = .idle(queued: [])
+        return .sleep
+      }
+      state = .writing(queued: [], blockedProducers: 0, ending: ending)
+      return .write(queued, wakeProducers: blocked)
+    case .idle:
+      // Woken without a transition to `writing`: cannot happen, as every wake-up is one.
+      preconditionFailure("Internal inconsistency: the writer thread took while asleep")
+    case .stopped:
+      return .exit
+    }
+  }
+
+  /// For the writer thread, after a write failed: nothing more is written. Returns how many
+  /// producers wait for room and must be woken (they will drop their events).
+  mutating func close() -> Int {
+    switch state {
+    case .writing(_, let blocked, _):
+      state = .stopped(writerStarted: true)
+      return blocked
+    case .unstarted, .idle, .stopped:
+      preconditionFailure("Internal inconsistency: a write failed in \(state)")
+    }
+  }
+}

@@ -683,27 +683,70 @@ def posting_lists(word_count, words_of_ranks):
   return {"start": start, "items": [rank for ranks in lists for rank in ranks]}
 
 
+def letter_bit(letter):
+  """`WordTrie.letterBit`: one bit per digit (0-9) and letter a-z (10-35), bit 63 for any other."""
+  if 0x30 <= letter <= 0x39:
+    return 1 << (letter - 0x30)
+  if 0x61 <= letter <= 0x7A:
+    return 1 << (letter - 0x61 + 10)
+  return OTHER_LETTERS
+
+
+OTHER_LETTERS, UNRANKED = 1 << 63, 1 << 62
+
+
+def child_letter_bits(letters):
+  """`WordTrie.childLetterBits`: the children's letter bits, and UNRANKED when a child of another
+  letter sorts before one of a digit or a-z."""
+  bits = 0
+  for letter in letters:
+    bit = letter_bit(letter)
+    if bits & OTHER_LETTERS and bit != OTHER_LETTERS:
+      bits |= UNRANKED
+    bits |= bit
+  return bits
+
+
 def word_trie(words):
-  """`WordTrie`: the nodes of the words' trie in preorder (letter, end of subtree, first word)."""
-  letters, ends, first_words, path, previous = [0], [0], [0], [0], []
+  """`WordTrie`: the nodes of the words' trie breadth first (letter, first child, first word,
+  child letters, letters below)."""
+  depth = max((len(word) for word in words), default=0)
+  # The nodes at depth d: the first word of each distinct start of d letters, in order.
+  levels = [[] for _ in range(depth + 1)]
+  levels[0] = [0]
+  previous = []
   for word_id, word in enumerate(words):
     common = 0
     while common < len(previous) and common < len(word) and previous[common] == word[common]:
       common += 1
-    while len(path) > common + 1:
-      ends[path.pop()] = len(letters)
-    for depth in range(common, len(word)):
-      path.append(len(letters))
-      letters.append(word[depth])
-      ends.append(0)
-      first_words.append(2 * word_id)
-    first_words[path[-1]] |= 1
+    for length in range(common + 1, len(word) + 1):
+      levels[length].append(word_id)
     previous = word
-  for node in path:
-    ends[node] = len(letters)
+  letters, children, first_words, child_letters = [], [], [], []
+  next_node = 1
+  for length, level in enumerate(levels):
+    below = levels[length + 1] if length < depth else []
+    child = 0
+    for position, first in enumerate(level):
+      word = words[first] if words else []
+      letters.append(word[length - 1] if length > 0 else 0)
+      first_words.append(2 * first + (1 if words and len(word) == length else 0))
+      end = level[position + 1] if position + 1 < len(level) else len(words)
+      children.append(next_node + child)
+      letter_set = []
+      while child < len(below) and below[child] < end:
+        letter_set.append(words[below[child]][length])
+        child += 1
+      child_letters.append(child_letter_bits(letter_set))
+    next_node += len(below)
+  children.append(len(letters))
   first_words.append(2 * len(words))
-  return {"letters": letters, "ends": ends, "first_words": first_words,
-          "depth": max((len(word) for word in words), default=0)}
+  letters_below = [0] * len(letters)
+  for node in range(len(letters) - 1, -1, -1):
+    for child in range(children[node], children[node + 1]):
+      letters_below[node] |= letters_below[child] | letter_bit(letters[child])
+  return {"letters": letters, "children": children, "first_words": first_words, "child_letters": child_letters,
+          "letters_below": letters_below, "depth": depth}
 
 
 def category_index(records, name_forms, dictionary, kinds, artist_is_primary):
@@ -841,8 +884,10 @@ def c_source(catalog):
       source.array("int32_t", index["entries"]), source.array("int32_t", index["secondary_entries"]),
       str(len(index["entry_bounds"]) - 1), source.array("int32_t", index["entry_bounds"]),
       source.array("int32_t", index["tokens"]), source.array("uint64_t", (f"{bits}ull" for bits in index["item_word_bits"])),
-      str(len(trie["letters"])), source.array("uint32_t", trie["letters"]), source.array("int32_t", trie["ends"]),
-      source.array("int32_t", trie["first_words"]), str(trie["depth"])]
+      str(len(trie["letters"])), source.array("uint32_t", trie["letters"]), source.array("int32_t", trie["children"]),
+      source.array("int32_t", trie["first_words"]),
+      source.array("uint64_t", (f"{bits}ull" for bits in trie["child_letters"])),
+      source.array("uint64_t", (f"{bits}ull" for bits in trie["letters_below"])), str(trie["depth"])]
     indexes.append("{" + ", ".join(fields) + "}")
   out.append("static const stream_search_catalog_index indexes[] = {")
   out += [f"  {index}," for index in indexes]

@@ -33,8 +33,10 @@ import Testing
         #expect(lists.items.values == expected.items.values, "\(name)")
       }
       #expect(prebuilt.trie.letters.values == built.trie.letters.values, "trie letters")
-      #expect(prebuilt.trie.ends.values == built.trie.ends.values, "trie ends")
+      #expect(prebuilt.trie.children.values == built.trie.children.values, "trie children")
       #expect(prebuilt.trie.firstWords.values == built.trie.firstWords.values, "trie words")
+      #expect(prebuilt.trie.childLetters.values == built.trie.childLetters.values, "trie child letters")
+      #expect(prebuilt.trie.lettersBelow.values == built.trie.lettersBelow.values, "trie letters below")
       #expect(prebuilt.trie.depth == built.trie.depth, "trie depth")
     }
   }

@@ -34,7 +34,8 @@ typedef struct {
   const uint64_t *item_word_bits;
   int32_t node_count;
   const uint32_t *trie_letters;
-  const int32_t *trie_ends, *trie_first_words;
+  const int32_t *trie_children, *trie_first_words;
+  const uint64_t *trie_child_letters, *trie_letters_below;
   int32_t depth;
 } stream_search_catalog_index;
 

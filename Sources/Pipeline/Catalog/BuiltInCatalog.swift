@@ -122,8 +122,9 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
       secondaryEntries: table(index.secondary_entries, ranks), entryBounds: entryBounds,
       tokens: table(index.tokens, Int(entryBounds[entryCount])), itemWordBits: table(index.item_word_bits, ranks),
       trie: WordTrie(
-        letters: table(index.trie_letters, nodes), ends: table(index.trie_ends, nodes),
-        firstWords: table(index.trie_first_words, nodes + 1), depth: Int(index.depth)))
+        letters: table(index.trie_letters, nodes), children: table(index.trie_children, nodes + 1),
+        firstWords: table(index.trie_first_words, nodes + 1), childLetters: table(index.trie_child_letters, nodes),
+        lettersBelow: table(index.trie_letters_below, nodes), depth: Int(index.depth)))
   }
 
   func category(at position: Int) -> Category? {

@@ -27,11 +27,19 @@ struct TypoAutomaton {
   static let longestWord = 62
 
   private let length: Int
-  /// The query's ASCII letters: bit `j` of `asciiMasks[c]` is set when letter `j` is `c`; 128
-  /// masks owned by the caller of ``run(_:allowance:_:)``.
+  private let allowance: Int
+  /// The query's ASCII letters: bit `j` of `asciiMasks[c]` is set when letter `j` is `c`.
   private let asciiMasks: UnsafeMutablePointer<UInt64>
   /// The same for the query's other letters, few or none.
   private var otherMasks: [(letter: UInt32, mask: UInt64)] = []
+  /// Per query position, its letter's bit in a trie's letter sets (`WordTrie.letterBit`).
+  private let positionBits: UnsafeMutablePointer<UInt64>
+  /// Per distinct letter bit of the query: the bit, then the positions of the letters that have
+  /// it (`letterBitCount` pairs).
+  private let letterBitPositions: UnsafeMutablePointer<UInt64>
+  private let letterBitCount: Int
+  /// The letter bits of all the query's letters.
+  private let queryLetters: UInt64
   /// The bits a state may have per number of edits.
   private let allowed0: UInt64
   private let allowed1: UInt64
@@ -45,16 +53,21 @@ struct TypoAutomaton {
   /// another allowance or a query longer than ``longestWord``.
   static func run<Result>(_ query: FoldedWord, allowance: Int, _ body: (TypoAutomaton) -> Result) -> Result? {
     guard (1...2).contains(allowance), !query.isEmpty, query.count <= longestWord else { return nil }
-    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128) { masks in
-      guard let base = masks.baseAddress else { return nil }
+    // 128 ASCII masks, then per position a letter bit and up to a (bit, positions) pair.
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128 + 3 * longestWord) { memory in
+      guard let base = memory.baseAddress else { return nil }
       base.initialize(repeating: 0, count: 128)
-      return body(TypoAutomaton(query, allowance: allowance, masks: base))
+      return body(TypoAutomaton(query, allowance: allowance, memory: base))
     }
   }
 
-  private init(_ query: FoldedWord, allowance: Int, masks: UnsafeMutablePointer<UInt64>) {
+  private init(_ query: FoldedWord, allowance: Int, memory: UnsafeMutablePointer<UInt64>) {
     length = query.count
-    asciiMasks = masks
+    self.allowance = allowance
+    asciiMasks = memory
+    positionBits = memory + 128
+    letterBitPositions = memory + 128 + Self.longestWord
+    var letterBitCount = 0
     for (position, letter) in query.enumerated() {
       let bit: UInt64 = 1 << UInt64(position)
       if letter < 128 {
@@ -64,7 +77,21 @@ struct TypoAutomaton {
       } else {
         otherMasks.append((letter, bit))
       }
+      let letterBit = WordTrie.letterBit(letter)
+      positionBits[position] = letterBit
+      var pair = 0
+      while pair < letterBitCount && letterBitPositions[2 * pair] != letterBit { pair += 1 }
+      if pair == letterBitCount {
+        letterBitPositions[2 * pair] = letterBit
+        letterBitPositions[2 * pair + 1] = 0
+        letterBitCount += 1
+      }
+      letterBitPositions[2 * pair + 1] |= bit
     }
+    self.letterBitCount = letterBitCount
+    var queryLetters: UInt64 = 0
+    for pair in 0..<letterBitCount { queryLetters |= letterBitPositions[2 * pair] }
+    self.queryLetters = queryLetters
     let all: UInt64 = (1 << UInt64(length + 1)) - 1
     allowed0 = all
     allowed1 = all
@@ -104,24 +131,58 @@ struct TypoAutomaton {
     (state.matched0 | state.matched1 | state.matched2) & whole != 0
   }
 
-  /// Whether no more letters can bring the state within the allowance.
+  /// The query positions whose letters are the only ones that can still bring `state` within
+  /// the allowance, when no edit can be made on the next letter; `~0` when one can (then any
+  /// letter may follow). A letter whose mask (``mask(of:)``) shares no bit with this leaves a
+  /// state that no letters can bring within the allowance.
   @inline(__always)
-  func isDead(_ state: State) -> Bool {
-    state.matched0 | state.matched1 | state.matched2 | state.swapping1 | state.swapping2 == 0
+  func usefulLetters(after state: State) -> UInt64 {
+    // An insertion or substitution on the next letter, whatever it is.
+    let edit1 = (state.matched0 << 1 | state.matched0) & allowed1
+    let edit2 = (state.matched1 << 1 | state.matched1 | edit1 << 1) & allowed2
+    guard edit1 | edit2 == 0 else { return ~0 }
+    // Otherwise: a query letter read as is, a swap completed, or a swap started whose end is
+    // allowed (the positions of its two letters are `j + 1`, then `j`).
+    let completing = state.swapping1 & allowed1 >> 2 | state.swapping2 & allowed2 >> 2
+    let swapStarts = (state.matched1 & allowed2 >> 2) << 1
+    return (state.matched1 | state.matched2 | completing | swapStarts) & positions
   }
 
-  /// The query positions whose letters alone can keep `state` alive, when no edit can: then only
-  /// a next letter whose mask shares a bit with this can. `~0` when an edit is still possible
-  /// (any letter may follow). After a typo in the first letter, this leaves a walk one or two
-  /// branches per node instead of every one.
+  /// The letter bits (`WordTrie.letterBit`) of the query's letters at `positions`.
   @inline(__always)
-  func onlyLetters(after state: State) -> UInt64 {
-    // An edit from a state at position j reaches j (insertion), j + 1 (substitution) or j + 2
-    // (a swap) one mask up.
-    let reach1 = allowed1 | allowed1 >> 1 | allowed1 >> 2
-    let reach2 = allowed2 | allowed2 >> 1 | allowed2 >> 2
-    guard state.matched0 & reach1 == 0, state.matched1 & reach2 == 0 else { return ~0 }
-    return (state.matched0 | state.matched1 | state.matched2 | state.swapping1 | state.swapping2) & positions
+  func letterBits(at positions: UInt64) -> UInt64 {
+    var bits: UInt64 = 0
+    var rest = positions
+    while rest != 0 {
+      bits |= positionBits[rest.trailingZeroBitCount]
+      rest &= rest &- 1
+    }
+    return bits
+  }
+
+  /// False when no letters all among `letters` (letter bits, a branch's letter set) can bring
+  /// `state` within the allowance: every remaining query letter missing from them costs an edit,
+  /// and more are missing than there are edits left.
+  @inline(__always)
+  func canContinue(_ state: State, within letters: UInt64) -> Bool {
+    guard letters & queryLetters != queryLetters else { return true }
+    var missing: UInt64 = 0
+    for pair in 0..<letterBitCount where letterBitPositions[2 * pair] & letters == 0 {
+      missing |= letterBitPositions[2 * pair + 1]
+    }
+    guard missing != 0 else { return true }
+    // With `e` edits made, the furthest position reached leaves the fewest letters to match; a
+    // swap half done continues two positions on.
+    @inline(__always) func fits(_ reached: UInt64, skipping: UInt64, edits: Int) -> Bool {
+      guard reached != 0, edits <= allowance else { return false }
+      var rest = missing >> (UInt64(63 - reached.leadingZeroBitCount) + skipping)
+      if edits < allowance { rest &= rest &- 1 }
+      if edits + 1 < allowance { rest &= rest &- 1 }
+      return rest == 0
+    }
+    return fits(state.matched0, skipping: 0, edits: 0) || fits(state.matched1, skipping: 0, edits: 1)
+      || fits(state.matched2, skipping: 0, edits: 2) || fits(state.swapping1, skipping: 2, edits: 1)
+      || fits(state.swapping2, skipping: 2, edits: 2)
   }
 
   /// The mask of `letter`: bit `j` set when the query's letter `j` is `letter`.

@@ -1,57 +1,123 @@
 // The words of one catalog index as a trie, for the typo search: a query word's typos are found
 // by walking the trie with its `TypoAutomaton`, leaving every branch as soon as no word below it
-// can be within the allowance, so a search visits a few hundred letters, not every word.
+// can be within the allowance, so a search reads a few hundred letters, not every word.
 
-/// A trie over a sorted dictionary, its nodes laid out in preorder in three flat arrays.
+/// A trie over a sorted dictionary, its nodes laid out breadth first in flat arrays, with per
+/// node the set of letters of its children and of its whole branch.
 ///
-/// Preorder keeps each node's subtree contiguous, and in a sorted dictionary the words below a
-/// node are a contiguous run of word ids: a node stores where its subtree ends and the first of
-/// its words, so skipping a branch or taking all its words is one step.
+/// Breadth first, a node's children are consecutive and sorted by letter, so the few children a
+/// walk can still use are found without reading the others. In a sorted dictionary the words
+/// below a node are a contiguous run of word ids: a node stores the first, and the next sibling's
+/// first (or the parent's end) closes the run.
 struct WordTrie: Sendable {
-  /// Per node, the letter on the edge into it (0 for the root).
+  /// Per node, the letter on the edge into it (0 for the root, node 0).
   let letters: IndexTable<UInt32>
-  /// Per node, the first node after its subtree.
-  let ends: IndexTable<Int32>
+  /// Per node, its first child: node `n`'s children are `children[n] ..< children[n + 1]`; one
+  /// more entry closes the last node's.
+  let children: IndexTable<Int32>
   /// Per node, twice the id of the first word below it, plus one when a word ends at the node
   /// (that word is then the first); one more entry, twice the word count, closes the last run.
   let firstWords: IndexTable<Int32>
+  /// Per node, the letter bits (``letterBit(_:)``) of its children, and ``unranked`` when a
+  /// child's letter outside the digits and a–z sorts before one inside.
+  let childLetters: IndexTable<UInt64>
+  /// Per node, the letter bits of every letter below it.
+  let lettersBelow: IndexTable<UInt64>
   /// The length of the longest word: the deepest path.
   let depth: Int
 
   /// A trie already laid out (the built-in catalog's, built by its converter).
-  init(letters: IndexTable<UInt32>, ends: IndexTable<Int32>, firstWords: IndexTable<Int32>, depth: Int) {
+  init(
+    letters: IndexTable<UInt32>, children: IndexTable<Int32>, firstWords: IndexTable<Int32>,
+    childLetters: IndexTable<UInt64>, lettersBelow: IndexTable<UInt64>, depth: Int
+  ) {
     self.letters = letters
-    self.ends = ends
+    self.children = children
     self.firstWords = firstWords
+    self.childLetters = childLetters
+    self.lettersBelow = lettersBelow
     self.depth = depth
   }
 
   /// The trie of `words`, which must be sorted and distinct.
   init(words: [FoldedWord]) {
-    var letters: [UInt32] = [0]
-    var ends: [Int32] = [0]
-    var firstWords: [Int32] = [0]
-    // The nodes on the path to the previous word, by depth (the root at depth 0).
-    var path: [Int32] = [0]
+    let depth = words.reduce(0) { max($0, $1.count) }
+    // The nodes at depth d are the distinct starts of d letters, in dictionary order: each is
+    // found at the first word that has it, where that word parts from the one before.
+    var levels = [[Int32]](repeating: [], count: depth + 1)
+    levels[0] = [0]
     var previous: FoldedWord = []
     for (id, word) in words.enumerated() {
       var common = 0
       while common < previous.count, common < word.count, previous[common] == word[common] { common += 1 }
-      while path.count > common + 1 { ends[Int(path.removeLast())] = Int32(letters.count) }
-      for depth in common..<word.count {
-        path.append(Int32(letters.count))
-        letters.append(word[depth])
-        ends.append(0)
-        firstWords.append(Int32(2 * id))
-      }
-      firstWords[Int(path[path.count - 1])] |= 1
+      for length in stride(from: common + 1, through: word.count, by: 1) { levels[length].append(Int32(id)) }
       previous = word
     }
-    for node in path { ends[Int(node)] = Int32(letters.count) }
+    var letters: [UInt32] = []
+    var children: [Int32] = []
+    var firstWords: [Int32] = []
+    var childLetters: [UInt64] = []
+    var next = 1
+    for (length, level) in levels.enumerated() {
+      let below = length < depth ? levels[length + 1] : []
+      var child = 0
+      for (position, first) in level.enumerated() {
+        let word = words.isEmpty ? [] : words[Int(first)]
+        letters.append(length == 0 ? 0 : word[length - 1])
+        firstWords.append(2 * first + (!words.isEmpty && word.count == length ? 1 : 0))
+        // The children: the nodes one deeper before the next node's first word.
+        let end = position + 1 < level.count ? level[position + 1] : Int32(words.count)
+        children.append(Int32(next + child))
+        var letterSet: [UInt32] = []
+        while child < below.count, below[child] < end {
+          letterSet.append(words[Int(below[child])][length])
+          child += 1
+        }
+        childLetters.append(Self.childLetterBits(letterSet))
+      }
+      next += below.count
+    }
+    children.append(Int32(letters.count))
     firstWords.append(Int32(2 * words.count))
+    var lettersBelow = [UInt64](repeating: 0, count: letters.count)
+    for node in stride(from: letters.count - 1, through: 0, by: -1) {
+      for child in Int(children[node])..<Int(children[node + 1]) {
+        lettersBelow[node] |= lettersBelow[child] | Self.letterBit(letters[child])
+      }
+    }
     self.init(
-      letters: IndexTable(letters), ends: IndexTable(ends), firstWords: IndexTable(firstWords),
-      depth: words.reduce(0) { max($0, $1.count) })
+      letters: IndexTable(letters), children: IndexTable(children), firstWords: IndexTable(firstWords),
+      childLetters: IndexTable(childLetters), lettersBelow: IndexTable(lettersBelow), depth: depth)
+  }
+
+  /// A letter's bit in a letter set: one per digit (bits 0–9) and per letter a–z (10–35), in
+  /// their order, and ``otherLetters`` for every other letter.
+  @inline(__always)
+  static func letterBit(_ letter: UInt32) -> UInt64 {
+    let digit = letter &- 0x30
+    if digit < 10 { return 1 << UInt64(digit) }
+    let small = letter &- 0x61
+    if small < 26 { return 1 << UInt64(small + 10) }
+    return otherLetters
+  }
+
+  /// The bit of every letter but the digits and a–z.
+  static let otherLetters: UInt64 = 1 << 63
+  /// Set in a node's child letters when a child's letter sorts before one of a digit or a–z
+  /// without being one (folded words have none): the children are then not ranked by their bits.
+  static let unranked: UInt64 = 1 << 62
+  /// The bits of the digits and a–z.
+  static let rankedLetters: UInt64 = 1 << 36 - 1
+
+  /// The child letter set of a node whose children have `letters`, in order.
+  static func childLetterBits(_ letters: [UInt32]) -> UInt64 {
+    var bits: UInt64 = 0
+    for letter in letters {
+      let bit = letterBit(letter)
+      if bits & otherLetters != 0 && bit != otherLetters { bits |= unranked }
+      bits |= bit
+    }
+    return bits
   }
 
   /// The ids of the words within `allowance` typos of `query` (`CatalogRanking.isTypo`), or with
@@ -64,52 +130,118 @@ struct WordTrie: Sendable {
 
   private func walk(_ automaton: TypoAutomaton, prefix: Bool) -> [Range<Int32>] {
     var found: [Range<Int32>] = []
-    // A few hundred nodes are read per walk: the arrays are read without bounds checks, and
-    // the path (one entry per letter of the deepest word) lives on the stack.
-    let (letters, ends, firstWords) = (letters.buffer, ends.buffer, firstWords.buffer)
-    withUnsafeTemporaryAllocation(of: PathEntry.self, capacity: depth + 1) { path in
-      var top = 0
-      let start = automaton.start
-      path[0] = PathEntry(end: Int32(letters.count), state: start, only: automaton.onlyLetters(after: start))
-      var node = 1
-      while node < letters.count {
-        while node >= Int(path[top].end) { top -= 1 }
-        let end = Int(ends[node])
-        let mask = automaton.mask(of: letters[node])
-        // No edit left before the next query letter: a branch of any other letter is dead.
-        let only = path[top].only
-        if only != ~0 && mask & only == 0 {
-          node = end
-          continue
+    // A walk reads a few hundred nodes: the arrays are read without bounds checks, and the path
+    // (one frame per letter of the deepest word) is allocated once.
+    let (letters, children, firstWords) = (letters.buffer, children.buffer, firstWords.buffer)
+    let (childLetters, lettersBelow) = (childLetters.buffer, lettersBelow.buffer)
+    withUnsafeTemporaryAllocation(of: Frame.self, capacity: depth + 1) { frames in
+      guard let root = frames.baseAddress, letters.count > 0 else { return }
+      root.initialize(to: frame(automaton.start, node: 0, wordEnd: firstWords[letters.count] >> 1, automaton))
+      var top = root
+      while true {
+        // The next child of the top node that can still lead within the allowance.
+        var child: Int
+        var mask: UInt64 = 0
+        let pending = top.pointee.pending
+        if pending != 0 {
+          top.pointee.pending = pending & (pending &- 1)
+          let before = top.pointee.letterSet & (pending & (0 &- pending) &- 1)
+          child = Int(top.pointee.cursor) + before.nonzeroBitCount
+          mask = automaton.mask(of: letters[child])
+        } else {
+          child = Int(top.pointee.scan)
+          let stop = Int(top.pointee.stop)
+          let (useful, otherBits, otherAccepts) = (top.pointee.useful, top.pointee.otherBits, top.pointee.otherAccepts)
+          while child < stop {
+            mask = automaton.mask(of: letters[child])
+            if mask == 0 {
+              // A letter not in the query: as every other such, it leads to the frame's
+              // `other` state.
+              if otherAccepts || childLetters[child] & otherBits != 0 { break }
+            } else if mask & useful != 0 {
+              break
+            }
+            child += 1
+          }
+          guard child < stop else {
+            if top == root { break }
+            top -= 1
+            continue
+          }
+          top.pointee.scan = Int32(child + 1)
         }
-        let state = automaton.reading(mask, in: path[top].state)
-        if automaton.isDead(state) {
-          node = end
-          continue
+        let wordEnd = child + 1 < Int(top.pointee.stop) ? firstWords[child + 1] >> 1 : top.pointee.wordEnd
+        let state = automaton.reading(mask, in: top.pointee.state)
+        if automaton.accepts(state) {
+          if prefix {
+            found.append(firstWords[child] >> 1..<wordEnd)
+            continue
+          }
+          if firstWords[child] & 1 != 0 {
+            let word = firstWords[child] >> 1
+            found.append(word..<word + 1)
+          }
         }
-        let accepts = automaton.accepts(state)
-        if prefix && accepts {
-          found.append(firstWords[node] >> 1..<firstWords[end] >> 1)
-          node = end
-          continue
-        }
-        if accepts && firstWords[node] & 1 != 0 {
-          let word = firstWords[node] >> 1
-          found.append(word..<word + 1)
-        }
+        if children[child] == children[child + 1] { continue }
+        let next = frame(state, node: child, wordEnd: wordEnd, automaton)
+        guard next.pending != 0 || next.scan < next.stop, automaton.canContinue(state, within: lettersBelow[child])
+        else { continue }
         top += 1
-        path[top] = PathEntry(end: Int32(end), state: state, only: automaton.onlyLetters(after: state))
-        node += 1
+        top.initialize(to: next)
       }
     }
     return found
+
+    /// The frame of node `node` reached in `state`: which of its children to read.
+    func frame(_ state: TypoAutomaton.State, node: Int, wordEnd: Int32, _ automaton: TypoAutomaton) -> Frame {
+      let (first, stop) = (children[node], children[node + 1])
+      let letterSet = childLetters[node]
+      let useful = automaton.usefulLetters(after: state)
+      guard useful == ~0 else {
+        // Only the children of a few letters: those of a digit or a–z found by their rank in
+        // the letter set, any other scanned after them.
+        let wanted = automaton.letterBits(at: useful)
+        let ranked = letterSet & Self.unranked == 0
+        let scan =
+          !ranked
+          ? first
+          : wanted & letterSet & Self.otherLetters != 0
+            ? first + Int32((letterSet & Self.rankedLetters).nonzeroBitCount) : stop
+        return Frame(
+          cursor: first, scan: scan, stop: stop, wordEnd: wordEnd, letterSet: letterSet,
+          pending: ranked ? wanted & letterSet & Self.rankedLetters : 0, state: state, useful: useful, otherBits: 0,
+          otherAccepts: false)
+      }
+      // Every child is read; those of letters not in the query all reach one state, checked
+      // here once.
+      let other = automaton.reading(0, in: state)
+      let otherUseful = automaton.usefulLetters(after: other)
+      return Frame(
+        cursor: first, scan: first, stop: stop, wordEnd: wordEnd, letterSet: letterSet, pending: 0, state: state,
+        useful: useful, otherBits: otherUseful == ~0 ? ~0 : automaton.letterBits(at: otherUseful),
+        otherAccepts: automaton.accepts(other))
+    }
   }
 
-  /// A node on the path of the walk: the end of its subtree, the automaton's state there, and
-  /// the letters its children need (`TypoAutomaton.onlyLetters(after:)`).
-  private struct PathEntry {
-    var end: Int32
+  /// A node on the path of the walk, and which of its children are left to read.
+  private struct Frame {
+    /// The first child.
+    var cursor: Int32
+    /// The next child to scan, and the end of the children.
+    var scan: Int32
+    var stop: Int32
+    /// The end of the run of word ids below the node.
+    var wordEnd: Int32
+    /// The node's child letters.
+    var letterSet: UInt64
+    /// The ranked letter bits of the children still to read by rank.
+    var pending: UInt64
+    /// The automaton's state at the node, and its useful letters (`TypoAutomaton.usefulLetters`).
     var state: TypoAutomaton.State
-    var only: UInt64
+    var useful: UInt64
+    /// For the children of letters not in the query: the letter bits one of their children
+    /// needs, and whether they are within the allowance.
+    var otherBits: UInt64
+    var otherAccepts: Bool
   }
 }

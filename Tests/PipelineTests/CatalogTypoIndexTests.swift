@@ -9,20 +9,28 @@ import Testing
 @testable import Pipeline
 
 @Suite struct CatalogTypoIndexTests {
-  private func word(_ random: inout SplitMix64, length: Int, letters: Int = 4) -> FoldedWord {
-    (0..<length).map { _ in UInt32(0x61 + random.below(letters)) }
+  /// The letters of the random words: a–d, or with `mixed`, also a digit and letters outside
+  /// a–z, some sorting before it ("A") and some after ("é", "日"), which the trie's letter sets
+  /// hold apart from the others.
+  private static let letters: [UInt32] = [0x61, 0x62, 0x63, 0x64]
+  private static let mixedLetters: [UInt32] = [0x61, 0x62, 0x63, 0x31, 0x41, 0xE9, 0x65E5]
+
+  private func word(_ random: inout SplitMix64, length: Int, mixed: Bool = false) -> FoldedWord {
+    let letters = mixed ? Self.mixedLetters : Self.letters
+    return (0..<length).map { _ in letters[random.below(letters.count)] }
   }
 
   /// A few edits of `word`: insertions, deletions, substitutions and swaps.
-  private func edited(_ word: FoldedWord, _ random: inout SplitMix64, edits: Int) -> FoldedWord {
+  private func edited(_ word: FoldedWord, _ random: inout SplitMix64, edits: Int, mixed: Bool = false) -> FoldedWord {
+    let letters = (mixed ? Self.mixedLetters : Self.letters) + [0x65]
     var result = word
     for _ in 0..<edits {
       let position = result.isEmpty ? 0 : random.below(result.count)
       switch random.below(4) {
-      case 0: result.insert(UInt32(0x61 + random.below(5)), at: position)
+      case 0: result.insert(letters[random.below(letters.count)], at: position)
       case 1 where !result.isEmpty: result.remove(at: position)
       case 2 where position + 1 < result.count: result.swapAt(position, position + 1)
-      default: if !result.isEmpty { result[position] = UInt32(0x61 + random.below(5)) }
+      default: if !result.isEmpty { result[position] = letters[random.below(letters.count)] }
       }
     }
     return result
@@ -50,13 +58,21 @@ import Testing
     #expect(matched > 1_000)
   }
 
-  /// Compares the trie with the definition on 60 random dictionaries of 300 words; returns how
+  @Test(arguments: [false, true])
+  func theTrieFindsExactlyTheWordsTheRuleDefinesWhateverTheLetters(prefix: Bool) async {
+    let matched = await OwnThread.running {
+      self.matchedOnRandomDictionaries(prefix: prefix, mixed: true, dictionaries: 30)
+    }
+    #expect(matched > 200)
+  }
+
+  /// Compares the trie with the definition on random dictionaries of 300 words; returns how
   /// many words the definition matched.
-  private func matchedOnRandomDictionaries(prefix: Bool) -> Int {
-    var random = SplitMix64(seed: prefix ? 11 : 12)
+  private func matchedOnRandomDictionaries(prefix: Bool, mixed: Bool = false, dictionaries: Int = 60) -> Int {
+    var random = SplitMix64(seed: (prefix ? 11 : 12) + (mixed ? 2 : 0))
     var matched = 0
-    for _ in 0..<60 {
-      let words = Array(Set((0..<300).map { _ in word(&random, length: 1 + random.below(11)) })).sorted {
+    for _ in 0..<dictionaries {
+      let words = Array(Set((0..<300).map { _ in word(&random, length: 1 + random.below(11), mixed: mixed) })).sorted {
         $0.lexicographicallyPrecedes($1)
       }
       let trie = WordTrie(words: words)
@@ -65,11 +81,13 @@ import Testing
         let base = words[random.below(words.count)]
         let query =
           random.below(4) == 0
-          ? word(&random, length: 4 + random.below(8)) : edited(base, &random, edits: 1 + random.below(3))
+          ? word(&random, length: 4 + random.below(8), mixed: mixed)
+          : edited(base, &random, edits: 1 + random.below(3), mixed: mixed)
         let expected = defined(words, query, prefix: prefix)
         matched += expected.count
         #expect(
-          found(trie, query, prefix: prefix) == expected, "\(String(decoding: query.map { UInt8($0) }, as: UTF8.self))")
+          found(trie, query, prefix: prefix) == expected,
+          "\(String(String.UnicodeScalarView(query.compactMap(Unicode.Scalar.init))))")
       }
     }
     return matched

@@ -68,6 +68,8 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     }
     let categories = configuration.categories
     var answered: [Arrival] = []
+    // Room for every category: grown one arrival at a time, it was reallocated twice per search.
+    answered.reserveCapacity(categories.count)
     var missing: [(index: Int, category: Category)] = []
     for (index, category) in categories.enumerated() {
       if let answer = repository.answerAtOnce(for: term, scope: .category(category)) {

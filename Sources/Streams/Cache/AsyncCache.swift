@@ -156,6 +156,20 @@ where C.Duration == Duration {
       return .started(startFlight(for: key, firstWaiter: makeWaiter(.loaded)))
     }
 
+    /// Registers a new load for `key` with no waiter, unless one is in flight already (nil then):
+    /// for a load run at once on the caller's thread. Stored first and put back in the rare case
+    /// that one was there: looking it up, then storing, hashed the key twice on every miss.
+    @inlinable mutating func startFlightIfNone(for key: Key) -> UInt64? {
+      let id = lastFlightID &+ 1
+      if let inFlight = flights.updateValue(Flight(id: id, waiters: []), forKey: key) {
+        flights[key] = inFlight
+        return nil
+      }
+      lastFlightID = id
+      counters.loads += 1
+      return id
+    }
+
     /// Registers a new load for `key`, with its first waiter if any; returns its id.
     @inlinable mutating func startFlight(for key: Key, firstWaiter: LoadWaiter<Value>?) -> UInt64 {
       lastFlightID &+= 1
@@ -171,8 +185,9 @@ where C.Duration == Duration {
       timeToLive: Duration?
     ) -> [LoadWaiter<Value>] {
       // Abandoned by all its waiters (and maybe replaced by a newer load): drop the result.
-      guard let flight = flights[key], flight.id == id else { return [] }
-      flights[key] = nil
+      // Found once and removed where found: a lookup and a removal by key hashed the key twice.
+      guard let index = flights.index(forKey: key), flights.values[index].id == id else { return [] }
+      let flight = flights.remove(at: index).value
       if case .success(let (value, obtainedAt)) = result, flight.storesResult {
         // Never later than now: a value cannot live longer for having been obtained "later".
         let start = obtainedAt.map { min($0, now) } ?? now
@@ -258,8 +273,7 @@ where C.Duration == Duration {
     let now = clock.now
     let step = state.withLock { state -> (hit: Value?, flight: UInt64?) in
       if let value = state.hit(for: key, now: now) { return (value, nil) }
-      guard state.flights[key] == nil else { return (nil, nil) }
-      return (nil, state.startFlight(for: key, firstWaiter: nil))
+      return (nil, state.startFlightIfNone(for: key))
     }
     if let hit = step.hit { return CacheAnswer(value: hit, origin: .cached) }
     guard let id = step.flight else { return nil }

@@ -26,12 +26,35 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
     }
   }
 
+  /// The burst being debounced: its latest element, that element's deadline, and the burst's
+  /// one timer. A class, changed in place under the storage's lock: every keystroke of a burst
+  /// replaces the element and moves the deadline, and rebuilding an enum case's payload for
+  /// that took the state out and put it back, destroying each old state through the generic
+  /// type's value witness (a metadata lookup per keystroke).
+  ///
+  /// `@unchecked Sendable`: it is reached only through the state machine, which only
+  /// DebounceStorage touches, under its lock.
+  @usableFromInline
+  final class Burst: @unchecked Sendable {
+    // Unchecked: only the storage's lock reaches them, and a dynamic access check on each read
+    // and write (three per keystroke) cost more than the payload rebuild this replaces.
+    @exclusivity(unchecked) @usableFromInline var element: Element
+    @exclusivity(unchecked) @usableFromInline var deadline: Instant
+    @exclusivity(unchecked) @usableFromInline var timer: Timer
+
+    @inlinable init(element: Element, deadline: Instant, timer: Timer) {
+      self.element = element
+      self.deadline = deadline
+      self.timer = timer
+    }
+  }
+
   @usableFromInline
   enum State: Sendable {
     /// Nothing pending, no timer.
     case idle
-    /// `element` waits for `deadline`; `timer` wakes at or before it.
-    case pending(element: Element, deadline: Instant, timer: Timer)
+    /// The burst's element waits for its deadline; its timer wakes at or before it.
+    case pending(Burst)
     /// The base ended or the consumer left: nothing more is emitted.
     case ended
   }
@@ -63,87 +86,72 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
   @inlinable init() {}
 
   /// An element of the base arrived at `now`; its quiet period ends at `deadline`.
-  ///
-  /// Each case binds the state's data once and decides inside: a `case … where` per rule bound
-  /// (copied, the timer's wake retaining its clock) and released the payload again for every
-  /// rule tried, on every keystroke.
   @inlinable mutating func element(_ element: Element, deadline: Instant, now: Instant) -> Action {
-    switch takeState() {
+    switch state {
     case .idle:
       if deadline <= now {
         // A zero quiet period: emit at once.
-        state = .idle
         return .emit(element)
       }
       // The first element of a burst: it waits, and a timer is set for it.
       let timer = nextTimer(deadline: deadline)
-      state = .pending(element: element, deadline: deadline, timer: timer)
+      state = .pending(Burst(element: element, deadline: deadline, timer: timer))
       return .startTimer(generation: timer.generation, deadline: deadline)
-    case .pending(_, _, let timer):
+    case .pending(let burst):
       if deadline <= now {
         // A zero quiet period supersedes the pending element: emit at once.
+        let wake = burst.timer.wake
         state = .idle
-        return .cancelTimerAndEmit(timer.wake, element)
+        return .cancelTimerAndEmit(wake, element)
       }
-      if timer.deadline <= deadline {
+      burst.element = element
+      burst.deadline = deadline
+      if burst.timer.deadline <= deadline {
         // The running timer wakes first and re-arms for the later deadline: no new timer.
-        state = .pending(element: element, deadline: deadline, timer: timer)
         return .none
       }
       // A shorter quiet period than the last: the running timer would wake too late.
-      let replacement = nextTimer(deadline: deadline)
-      state = .pending(element: element, deadline: deadline, timer: replacement)
-      return .cancelTimerAndStartTimer(timer.wake, generation: replacement.generation, deadline: deadline)
+      let replaced = burst.timer.wake
+      burst.timer = nextTimer(deadline: deadline)
+      return .cancelTimerAndStartTimer(replaced, generation: burst.timer.generation, deadline: deadline)
     case .ended:
       // The consumer left while the base was pushing: nothing more is emitted.
-      state = .ended
       return .none
     }
   }
 
   /// The timer of `generation` was scheduled as `wake`.
   @inlinable mutating func timerScheduled(_ wake: ClockWake, generation: UInt64) -> Action {
-    switch takeState() {
-    case .pending(let element, let deadline, var timer):
-      guard timer.generation == generation else {
-        // Replaced while being scheduled: it has no work left.
-        state = .pending(element: element, deadline: deadline, timer: timer)
-        return .cancelTimer(wake)
-      }
+    switch state {
+    case .pending(let burst) where burst.timer.generation == generation:
       // The usual case: keep it, to cancel it if the element is superseded or the consumer leaves.
-      timer.wake = wake
-      state = .pending(element: element, deadline: deadline, timer: timer)
+      burst.timer.wake = wake
       return .none
-    case let current:
+    case .pending:
+      // Replaced while being scheduled: it has no work left.
+      return .cancelTimer(wake)
+    case .idle, .ended:
       // It fired already (a deadline reached while scheduling), or it was stopped while being
       // scheduled: it has no work left.
-      state = current
       return .cancelTimer(wake)
     }
   }
 
   /// The timer of `generation` woke at `now`.
   @inlinable mutating func timerFired(generation: UInt64, now: Instant) -> Action {
-    switch takeState() {
-    case .pending(let element, let deadline, let timer):
-      guard timer.generation == generation else {
-        // A replaced timer whose cancellation raced its wake-up: ignore it.
-        state = .pending(element: element, deadline: deadline, timer: timer)
-        return .none
-      }
-      if deadline <= now {
-        // The quiet period has passed: emit.
-        state = .idle
-        return .emit(element)
-      }
-      // A newer element moved the deadline: wake again then, under the same generation.
-      state = .pending(element: element, deadline: deadline, timer: Timer(generation: generation, deadline: deadline))
-      return .startTimer(generation: generation, deadline: deadline)
-    case let current:
-      // A timer whose element was emitted or dropped meanwhile: ignore it.
-      state = current
+    guard case .pending(let burst) = state, burst.timer.generation == generation else {
+      // A replaced timer whose cancellation raced its wake-up, or a timer whose element was
+      // emitted or dropped meanwhile: ignore it.
       return .none
     }
+    if burst.deadline <= now {
+      // The quiet period has passed: emit.
+      state = .idle
+      return .emit(burst.element)
+    }
+    // A newer element moved the deadline: wake again then, under the same generation.
+    burst.timer = Timer(generation: generation, deadline: burst.deadline)
+    return .startTimer(generation: generation, deadline: burst.deadline)
   }
 
   /// The base finished.
@@ -153,10 +161,10 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
       // Nothing pending: finish.
       state = .ended
       return .cancelTimerEmitAndFinish(nil, nil)
-    case .pending(let element, _, let timer):
+    case .pending(let burst):
       // The base ended: the pending element need not wait for its deadline.
       state = .ended
-      return .cancelTimerEmitAndFinish(timer.wake, element)
+      return .cancelTimerEmitAndFinish(burst.timer.wake, burst.element)
     case .ended:
       // The consumer left first: nothing to deliver.
       return .none
@@ -170,10 +178,10 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
       // Nothing pending: fail.
       state = .ended
       return .cancelTimerAndFail(nil, error)
-    case .pending(_, _, let timer):
+    case .pending(let burst):
       // The pending element is dropped with its timer.
       state = .ended
-      return .cancelTimerAndFail(timer.wake, error)
+      return .cancelTimerAndFail(burst.timer.wake, error)
     case .ended:
       // The consumer left first: nothing to deliver.
       return .none
@@ -183,24 +191,15 @@ struct DebounceStateMachine<Element: Sendable, Instant: Comparable & Sendable>: 
   /// The consumer left (cancelled its subscription, or its task).
   @inlinable mutating func cancelled() -> Action {
     switch state {
-    case .pending(_, _, let timer):
+    case .pending(let burst):
       // The pending element will never be emitted: stop its timer.
       state = .ended
-      return .cancelTimer(timer.wake)
+      return .cancelTimer(burst.timer.wake)
     case .idle, .ended:
       // No timer runs.
       state = .ended
       return .none
     }
-  }
-
-  /// The state, moved out for a transition, which sets the next one (`ended` until it does).
-  /// Matched where it is stored, the pending element and its timer were copied, retained and
-  /// released on every keystroke and every wake-up.
-  @inlinable mutating func takeState() -> State {
-    var taken = State.ended
-    swap(&taken, &state)
-    return taken
   }
 
   @inlinable mutating func nextTimer(deadline: Instant) -> Timer {

@@ -108,8 +108,14 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Calls the sink with `first`, then with every event queued meanwhile, releasing the lock for
   /// each call; resumes whoever waited for the queue to empty.
-  private func deliver(_ first: SearchEvent?) {
-    guard var event = first else { return }
+  private func deliver(_ first: consuming SearchEvent?) {
+    // Consumed: borrowed, the optional was copied out to be delivered and destroyed after, both
+    // through its value witnesses (a large type's optional), for every event.
+    var event: SearchEvent
+    switch consume first {
+    case .some(let first): event = first
+    case .none: return
+    }
     while true {
       sink(event)
       let (next, drained) = state.withLock { $0.nextDelivery() }

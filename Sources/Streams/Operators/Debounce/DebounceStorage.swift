@@ -98,19 +98,23 @@ where C.Duration == Duration, Receiver.Element == Element {
   /// the outputs is the order of the decisions; then acts outside the lock.
   @inlinable func decide(_ event: (inout State) -> Machine.Action) {
     let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Receiver>?) in
+      // Taken apart (consumed) and put together again: an element bound from the action while it
+      // was borrowed was copied with the whole action, through the generic enum's value witness.
       let action = event(&state)
-      switch action {
-      case .emit(let element), .cancelTimerAndEmit(_, let element):
-        return (action, state.output.send(element))
-      case .cancelTimerEmitAndFinish(_, let element):
+      switch consume action {
+      case .emit(let element):
+        return (.none, state.output.send(element))
+      case .cancelTimerAndEmit(let wake, let element):
+        return (.cancelTimer(wake), state.output.send(element))
+      case .cancelTimerEmitAndFinish(let wake, let element):
         // At most one of the two is to be delivered now: the end waits behind the element.
         let emitted = element.flatMap { state.output.send($0) }
         let end = state.output.finish()
-        return (action, emitted ?? end)
-      case .cancelTimerAndFail(_, let error):
-        return (action, state.output.finish(throwing: error))
-      case .none, .startTimer, .cancelTimerAndStartTimer, .cancelTimer:
-        return (action, nil)
+        return (.cancelTimer(wake), emitted ?? end)
+      case .cancelTimerAndFail(let wake, let error):
+        return (.cancelTimer(wake), state.output.finish(throwing: error))
+      case let other:
+        return (other, nil)
       }
     }
     perform(action, delivering: delivery)

@@ -78,28 +78,31 @@ where Receiver.Element == SwitchMapEvent<Input, Output> {
   /// action was to emit an output.
   @discardableResult
   @inlinable func decide(_ event: (inout State) -> Machine.Action) -> Bool {
-    let (action, delivery) = state.withLock { state -> (Machine.Action, PushDelivery<Receiver>?) in
+    let (action, delivery, emitted) = state.withLock { state -> (Machine.Action, PushDelivery<Receiver>?, Bool) in
+      // Taken apart (consumed) and put together again: a payload bound from the action while it
+      // was borrowed was copied with the whole action, through the generic enum's value witness.
       let action = event(&state)
-      switch action {
-      case .emitStartedAndStartChild(let input, _):
-        return (action, state.output.send(.started(input)))
-      case .cancelChildEmitAndStartChild(_, let cancelled, let input, _):
+      switch consume action {
+      case .emitStartedAndStartChild(let input, let generation):
+        let delivery = state.output.send(.started(input))
+        return (.emitStartedAndStartChild(input, generation: generation), delivery, false)
+      case .cancelChildEmitAndStartChild(let handle, let cancelled, let input, let generation):
         // At most one of the two is to be delivered now: the second waits behind the first.
         let first = state.output.send(.cancelled(cancelled, by: input))
         let second = state.output.send(.started(input))
-        return (action, first ?? second)
+        let performed = Machine.Action.cancelChildEmitAndStartChild(
+          handle, cancelled: cancelled, input, generation: generation)
+        return (performed, first ?? second, false)
       case .emitOutput(let output):
-        return (action, state.output.send(.output(output)))
+        return (.none, state.output.send(.output(output)), true)
       case .finish:
-        return (action, state.output.finish())
-      case .cancelChildAndFail(_, let error):
-        return (action, state.output.finish(throwing: error))
-      case .none, .cancelChild:
-        return (action, nil)
+        return (.none, state.output.finish(), false)
+      case .cancelChildAndFail(let handle, let error):
+        return (.cancelChild(handle), state.output.finish(throwing: error), false)
+      case let other:
+        return (other, nil, false)
       }
     }
-    let emitted: Bool
-    if case .emitOutput = action { emitted = true } else { emitted = false }
     perform(action, delivering: delivery)
     return emitted
   }

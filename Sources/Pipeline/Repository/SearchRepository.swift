@@ -62,6 +62,24 @@ struct SearchKey: Hashable, Sendable {
   }
 }
 
+/// What a repository's memory cache holds: the items, and whether the disk rather than the source
+/// gave them. Not nested in the generic repository, as `SearchScope`.
+struct LoadedAnswer: Sendable {
+  var items: [Category: [SearchItem]]
+  var fromDisk = false
+}
+
+/// A repository's answer and how it was obtained. Not nested in the generic repository, as
+/// `SearchScope`.
+struct RepositoryAnswer: Sendable {
+  var items: [Category: [SearchItem]]
+  var origin: CacheOrigin
+  /// An expired cached answer, served because the reload failed.
+  var isStale = false
+  /// Loaded from the disk tier rather than the source.
+  var fromDisk = false
+}
+
 /// Answers (term, category) requests from a shared cache or the source.
 ///
 /// - The cache key is (term key, scope, limit, country, source name): "Taylor" and "taylor"
@@ -83,21 +101,10 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// What the cache keeps an answer under.
   typealias Key = SearchKey
 
-  /// What the memory cache holds: the items, and whether the disk rather than the source gave them.
-  struct Loaded: Sendable {
-    var items: [Category: [SearchItem]]
-    var fromDisk = false
-  }
-
+  /// What the memory cache holds.
+  typealias Loaded = LoadedAnswer
   /// An answer and how it was obtained.
-  struct Answer: Sendable {
-    var items: [Category: [SearchItem]]
-    var origin: CacheOrigin
-    /// An expired cached answer, served because the reload failed.
-    var isStale = false
-    /// Loaded from the disk tier rather than the source.
-    var fromDisk = false
-  }
+  typealias Answer = RepositoryAnswer
 
   let source: any SearchSource
   private let configuration: PipelineConfiguration

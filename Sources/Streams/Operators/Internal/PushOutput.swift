@@ -53,7 +53,7 @@ struct PushOutput<Receiver: PushDownstream>: Sendable {
 
   /// Queues `element`; returns it to deliver now when nobody is delivering (the caller then
   /// drains with ``next()``). Ignored once ended or cancelled.
-  @inlinable mutating func send(_ element: Element) -> PushDelivery<Receiver>? {
+  @inlinable mutating func send(_ element: consuming Element) -> PushDelivery<Receiver>? {
     guard let receiver, end == nil else { return nil }
     if !delivering, queue.count == 0 {
       delivering = true

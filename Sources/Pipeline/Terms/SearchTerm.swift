@@ -39,6 +39,8 @@ public struct SearchTerm: Sendable, Hashable {
     if minimumLength <= 0 { return false }
     // A Character takes at least one UTF-8 byte, so few bytes settles it without counting.
     if text.utf8.count < minimumLength { return true }
+    // Any byte at all is at least one Character: the default minimum needs nothing more.
+    if minimumLength == 1 { return false }
     // ASCII other than CR is one Character per byte, and one followed by ASCII ends its
     // Character there: when the first `minimumLength` bytes are such and so is the byte after
     // them (if any), they are `minimumLength` Characters. Every keystroke asks, and counting

@@ -6,12 +6,27 @@
 struct SleeperQueue: ~Copyable {
   typealias Continuation = UnsafeContinuation<Void, any Error>
 
+  /// A sleeper's place in the wake-up order: its deadline, then the order it came in (its
+  /// `order`, from one counter, so sleepers due at one instant wake first-come first-served);
+  /// `id` finds its slot.
   private struct Key: Comparable {
     var deadline: Duration
+    var order: UInt64
     var id: UInt64
     static func < (lhs: Key, rhs: Key) -> Bool {
-      (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id)
+      (lhs.deadline, lhs.order) < (rhs.deadline, rhs.order)
     }
+  }
+
+  /// Where a sleeper's entry is kept, by the index in its id. Ids are the slot's index (low 32
+  /// bits) and the slot's use count (high 32 bits), so an id names one use of a slot: a stale id
+  /// (its sleeper woken or cancelled, the slot since reused) finds a different count and nothing.
+  /// A table of slots rather than a dictionary keyed by id: every timer scheduled and fired
+  /// hashed its id twice (a debounce re-arms a timer every keystroke or two).
+  private struct Slot {
+    var use: UInt32 = 0
+    var order: UInt64 = 0
+    var entry: Entry?
   }
 
   private enum Entry {
@@ -38,9 +53,13 @@ struct SleeperQueue: ~Copyable {
   }
 
   private(set) var now: Duration
-  private var nextID: UInt64 = 0
+  /// The order of the next sleeper, and the id of the next count waiter.
+  private var nextOrder: UInt64 = 0
+  private var nextWaiterID: UInt64 = 0
   private var heap = MinHeap<Key>()
-  private var entries: [UInt64: Entry] = [:]
+  private var slots: [Slot] = []
+  /// Indices of the slots not in use.
+  private var freeSlots: [UInt32] = []
   private(set) var sleeperCount = 0 {
     didSet { changes &+= 1 }
   }
@@ -87,30 +106,67 @@ struct SleeperQueue: ~Copyable {
 
   /// A fresh id for a count waiter, from the sleepers' sequence.
   mutating func reserveWaiterID() -> UInt64 {
-    nextID &+= 1
-    return nextID
+    nextWaiterID &+= 1
+    return nextWaiterID
   }
 
   mutating func reserve() -> UInt64 {
-    nextID &+= 1
-    entries[nextID] = .reserved
-    return nextID
+    store(.reserved)
+  }
+
+  /// Keeps `entry` in a free slot, next in the wake-up order; returns its id.
+  private mutating func store(_ entry: Entry) -> UInt64 {
+    nextOrder &+= 1
+    let index: Int
+    if let free = freeSlots.popLast() {
+      index = Int(free)
+    } else {
+      index = slots.count
+      slots.append(Slot())
+    }
+    slots[index].order = nextOrder
+    slots[index].entry = entry
+    return UInt64(slots[index].use) << 32 | UInt64(index)
+  }
+
+  /// The slot of the sleeper `id` names, if it is still kept.
+  private func slot(of id: UInt64) -> Int? {
+    let index = Int(truncatingIfNeeded: id & 0xFFFF_FFFF)
+    guard index < slots.count, slots[index].use == UInt32(truncatingIfNeeded: id >> 32),
+      slots[index].entry != nil
+    else { return nil }
+    return index
+  }
+
+  /// Frees the slot at `index`; ids naming it find nothing from now on.
+  private mutating func release(_ index: Int) {
+    slots[index].entry = nil
+    slots[index].use &+= 1
+    freeSlots.append(UInt32(truncatingIfNeeded: index))
+  }
+
+  /// The heap key of the sleeper in slot `index`, due at `deadline`.
+  private func key(_ index: Int, id: UInt64, deadline: Duration) -> Key {
+    Key(deadline: deadline, order: slots[index].order, id: id)
   }
 
   /// Registers a continuation; returns the result to resume it with at once, if any.
   mutating func register(
     _ id: UInt64, deadline: Duration, continuation: Continuation
   ) -> Result<Void, any Error>? {
-    switch entries[id] {
+    guard let index = slot(of: id) else {
+      preconditionFailure("Internal inconsistency: sleeper \(id) registered twice")
+    }
+    switch slots[index].entry {
     case .cancelledEarly:
-      entries[id] = nil
+      release(index)
       return .failure(CancellationError())
     case .reserved where deadline <= now:
-      entries[id] = nil
+      release(index)
       return .success(())
     case .reserved:
-      entries[id] = .waiting(continuation)
-      heap.push(Key(deadline: deadline, id: id))
+      slots[index].entry = .waiting(continuation)
+      heap.push(key(index, id: id, deadline: deadline))
       sleeperCount += 1
       return nil
     case .waiting, .callback, nil:
@@ -120,31 +176,31 @@ struct SleeperQueue: ~Copyable {
 
   /// Schedules `action` for `deadline` (after `now`); returns its id for ``cancelCallback(_:)``.
   mutating func schedule(_ action: @escaping @Sendable () -> Void, deadline: Duration) -> UInt64 {
-    nextID &+= 1
-    entries[nextID] = .callback(action)
-    heap.push(Key(deadline: deadline, id: nextID))
+    let id = store(.callback(action))
+    heap.push(Key(deadline: deadline, order: nextOrder, id: id))
     sleeperCount += 1
     scheduledCallCount += 1
-    return nextID
+    return id
   }
 
   /// Removes a scheduled call that has not run; it never will.
   mutating func cancelCallback(_ id: UInt64) {
-    guard case .callback = entries[id] else { return }
-    entries[id] = nil
+    guard let index = slot(of: id), case .callback = slots[index].entry else { return }
+    release(index)
     sleeperCount -= 1
     scheduledCallCount -= 1
   }
 
   /// Removes a cancelled sleeper; returns its continuation if it was waiting.
   mutating func cancel(_ id: UInt64) -> Continuation? {
-    switch entries[id] {
+    guard let index = slot(of: id) else { return nil }
+    switch slots[index].entry {
     case .reserved:
       // Cancelled before registering: remember, so registration throws.
-      entries[id] = .cancelledEarly
+      slots[index].entry = .cancelledEarly
       return nil
     case .waiting(let continuation):
-      entries[id] = nil
+      release(index)
       sleeperCount -= 1
       return continuation
     case .cancelledEarly, .callback, nil:
@@ -165,24 +221,31 @@ struct SleeperQueue: ~Copyable {
   /// One at a time, so that whoever moves time can let each wake-up finish what needs no wait
   /// before the next one fires: FIFO by registration within an instant, for tasks and calls alike.
   mutating func popFirstDue(notAfter limit: Duration) -> Wake? {
-    // One lookup per key: the entry is taken as its key leaves the heap, and a stale key (its
-    // sleeper cancelled) is dropped on the way.
+    // The entry is taken as its key leaves the heap, and a stale key (its sleeper cancelled) is
+    // dropped on the way.
     while let head = heap.min, head.deadline <= limit {
       heap.popMin()
-      switch entries.removeValue(forKey: head.id) {
+      guard let index = slot(of: head.id) else {
+        // Cancelled after it registered: its key stayed until it reached the top.
+        continue
+      }
+      let entry = slots[index].entry
+      switch entry {
       case .waiting(let continuation):
         // A task's sleep: resumed outside the lock.
+        release(index)
         if head.deadline > now { now = head.deadline }
         sleeperCount -= 1
         return .resume(continuation)
       case .callback(let action):
         // A scheduled call: made outside the lock.
+        release(index)
         if head.deadline > now { now = head.deadline }
         sleeperCount -= 1
         scheduledCallCount -= 1
         return .call(action)
       case nil:
-        // Cancelled after it registered: its key stayed until it reached the top.
+        // Not reached: a free slot is found by no id.
         continue
       case .reserved, .cancelledEarly:
         // A key enters the heap only once its sleeper is waiting or scheduled.
@@ -199,7 +262,7 @@ struct SleeperQueue: ~Copyable {
   /// Heap keys of cancelled sleepers stay until they reach the top: drop them there.
   private mutating func dropStaleHead() {
     while let head = heap.min {
-      switch entries[head.id] {
+      switch slot(of: head.id).flatMap({ slots[$0].entry }) {
       case .waiting, .callback: return
       case .reserved, .cancelledEarly, nil: heap.popMin()
       }

@@ -708,8 +708,8 @@ def child_letter_bits(letters):
 
 
 def word_trie(words):
-  """`WordTrie`: the nodes of the words' trie breadth first (letter, first child, first word,
-  child letters, letters below)."""
+  """`WordTrie`: the nodes of the words' trie breadth first (letter, first child, first word, end
+  of its words, child letters, letters below), and one more closing the last node's children."""
   depth = max((len(word) for word in words), default=0)
   # The nodes at depth d: the first word of each distinct start of d letters, in order.
   levels = [[] for _ in range(depth + 1)]
@@ -722,31 +722,32 @@ def word_trie(words):
     for length in range(common + 1, len(word) + 1):
       levels[length].append(word_id)
     previous = word
-  letters, children, first_words, child_letters = [], [], [], []
+  nodes = []  # [letter, first child, first word, word end, child letters, letters below]
   next_node = 1
   for length, level in enumerate(levels):
     below = levels[length + 1] if length < depth else []
     child = 0
     for position, first in enumerate(level):
       word = words[first] if words else []
-      letters.append(word[length - 1] if length > 0 else 0)
-      first_words.append(2 * first + (1 if words and len(word) == length else 0))
       end = level[position + 1] if position + 1 < len(level) else len(words)
-      children.append(next_node + child)
+      first_child = next_node + child
       letter_set = []
       while child < len(below) and below[child] < end:
         letter_set.append(words[below[child]][length])
         child += 1
-      child_letters.append(child_letter_bits(letter_set))
+      nodes.append([word[length - 1] if length > 0 else 0, first_child,
+                    2 * first + (1 if words and len(word) == length else 0), len(words), child_letter_bits(letter_set), 0])
     next_node += len(below)
-  children.append(len(letters))
-  first_words.append(2 * len(words))
-  letters_below = [0] * len(letters)
-  for node in range(len(letters) - 1, -1, -1):
-    for child in range(children[node], children[node + 1]):
-      letters_below[node] |= letters_below[child] | letter_bit(letters[child])
-  return {"letters": letters, "children": children, "first_words": first_words, "child_letters": child_letters,
-          "letters_below": letters_below, "depth": depth}
+  nodes.append([0, len(nodes), 2 * len(words), len(words), 0, 0])
+  # A node's words end where its next sibling's begin, its last child's where its own end.
+  for node in range(len(nodes) - 1):
+    first, stop = nodes[node][1], nodes[node + 1][1]
+    for child in range(first, stop):
+      nodes[child][3] = nodes[child + 1][2] >> 1 if child + 1 < stop else nodes[node][3]
+  for node in range(len(nodes) - 2, -1, -1):
+    for child in range(nodes[node][1], nodes[node + 1][1]):
+      nodes[node][5] |= nodes[child][5] | letter_bit(nodes[child][0])
+  return {"nodes": nodes, "depth": depth}
 
 
 def category_index(records, name_forms, dictionary, kinds, artist_is_primary):
@@ -831,6 +832,16 @@ class CSource:
     self.lines.append("};")
     return name
 
+  def nodes(self, nodes):
+    """The trie nodes as one array of `stream_search_trie_node`."""
+    name = f"a{self.count}"
+    self.count += 1
+    self.lines.append(f"static const stream_search_trie_node {name}[{max(1, len(nodes))}] = {{")
+    for node in nodes:
+      self.lines.append("{" + ",".join(str(value) for value in node[:4]) + f",{node[4]}ull,{node[5]}ull}},")
+    self.lines.append("};")
+    return name
+
   def lists(self, lists):
     return f"{self.array('int32_t', lists['start'])}, {self.array('int32_t', lists['items'])}"
 
@@ -884,10 +895,7 @@ def c_source(catalog):
       source.array("int32_t", index["entries"]), source.array("int32_t", index["secondary_entries"]),
       str(len(index["entry_bounds"]) - 1), source.array("int32_t", index["entry_bounds"]),
       source.array("int32_t", index["tokens"]), source.array("uint64_t", (f"{bits}ull" for bits in index["item_word_bits"])),
-      str(len(trie["letters"])), source.array("uint32_t", trie["letters"]), source.array("int32_t", trie["children"]),
-      source.array("int32_t", trie["first_words"]),
-      source.array("uint64_t", (f"{bits}ull" for bits in trie["child_letters"])),
-      source.array("uint64_t", (f"{bits}ull" for bits in trie["letters_below"])), str(trie["depth"])]
+      str(len(trie["nodes"]) - 1), source.nodes(trie["nodes"]), str(trie["depth"])]
     indexes.append("{" + ", ".join(fields) + "}")
   out.append("static const stream_search_catalog_index indexes[] = {")
   out += [f"  {index}," for index in indexes]

@@ -18,6 +18,13 @@ typedef struct {
   char kind;
 } stream_search_catalog_record;
 
+/// One node of a category's word trie (`WordTrie.Node`), breadth first.
+typedef struct {
+  uint32_t letter;
+  int32_t first_child, first_word, word_end;
+  uint64_t child_letters, letters_below;
+} stream_search_trie_node;
+
 /// The search index of one category, as `CatalogIndex` holds it (see its fields).
 typedef struct {
   int32_t rank_count;
@@ -32,10 +39,9 @@ typedef struct {
   int32_t entry_count;
   const int32_t *entry_bounds, *tokens;
   const uint64_t *item_word_bits;
+  /// The trie's nodes, and one more that closes the last node's children.
   int32_t node_count;
-  const uint32_t *trie_letters;
-  const int32_t *trie_children, *trie_first_words;
-  const uint64_t *trie_child_letters, *trie_letters_below;
+  const stream_search_trie_node *trie_nodes;
   int32_t depth;
 } stream_search_catalog_index;
 

@@ -121,10 +121,7 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
       nameEnds: lists(index.name_end_starts, index.name_ends), entries: table(index.entries, ranks + 1),
       secondaryEntries: table(index.secondary_entries, ranks), entryBounds: entryBounds,
       tokens: table(index.tokens, Int(entryBounds[entryCount])), itemWordBits: table(index.item_word_bits, ranks),
-      trie: WordTrie(
-        letters: table(index.trie_letters, nodes), children: table(index.trie_children, nodes + 1),
-        firstWords: table(index.trie_first_words, nodes + 1), childLetters: table(index.trie_child_letters, nodes),
-        lettersBelow: table(index.trie_letters_below, nodes), depth: Int(index.depth)))
+      trie: WordTrie(nodes: table(index.trie_nodes, nodes + 1), depth: Int(index.depth)))
   }
 
   func category(at position: Int) -> Category? {

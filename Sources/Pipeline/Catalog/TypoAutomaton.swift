@@ -167,8 +167,10 @@ struct TypoAutomaton {
   func canContinue(_ state: State, within letters: UInt64) -> Bool {
     guard letters & queryLetters != queryLetters else { return true }
     var missing: UInt64 = 0
-    for pair in 0..<letterBitCount where letterBitPositions[2 * pair] & letters == 0 {
-      missing |= letterBitPositions[2 * pair + 1]
+    for pair in 0..<letterBitCount {
+      // All ones when the letter is missing, without a branch: its bit is a single one.
+      let absent = 0 &- ((letterBitPositions[2 * pair] & letters) &- 1) >> 63
+      missing |= letterBitPositions[2 * pair + 1] & absent
     }
     guard missing != 0 else { return true }
     // With `e` edits made, the furthest position reached leaves the fewest letters to match; a

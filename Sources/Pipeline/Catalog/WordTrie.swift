@@ -2,40 +2,34 @@
 // by walking the trie with its `TypoAutomaton`, leaving every branch as soon as no word below it
 // can be within the allowance, so a search reads a few hundred letters, not every word.
 
-/// A trie over a sorted dictionary, its nodes laid out breadth first in flat arrays, with per
-/// node the set of letters of its children and of its whole branch.
+import CatalogData
+
+/// A trie over a sorted dictionary, its nodes laid out breadth first in one flat array, each with
+/// the set of letters of its children and of its whole branch.
 ///
 /// Breadth first, a node's children are consecutive and sorted by letter, so the few children a
 /// walk can still use are found without reading the others. In a sorted dictionary the words
-/// below a node are a contiguous run of word ids: a node stores the first, and the next sibling's
-/// first (or the parent's end) closes the run.
+/// below a node are a contiguous run of word ids, which the node stores. A node is one record of
+/// 32 bytes: a walk reads everything it needs of a node, and of its siblings, from one or two
+/// cache lines.
 struct WordTrie: Sendable {
-  /// Per node, the letter on the edge into it (0 for the root, node 0).
-  let letters: IndexTable<UInt32>
-  /// Per node, its first child: node `n`'s children are `children[n] ..< children[n + 1]`; one
-  /// more entry closes the last node's.
-  let children: IndexTable<Int32>
-  /// Per node, twice the id of the first word below it, plus one when a word ends at the node
-  /// (that word is then the first); one more entry, twice the word count, closes the last run.
-  let firstWords: IndexTable<Int32>
-  /// Per node, the letter bits (``letterBit(_:)``) of its children, and ``unranked`` when a
-  /// child's letter outside the digits and a–z sorts before one inside.
-  let childLetters: IndexTable<UInt64>
-  /// Per node, the letter bits of every letter below it.
-  let lettersBelow: IndexTable<UInt64>
+  /// One node: the letter on the edge into it (0 for the root), its first child (its children
+  /// are `first_child` up to the next node's), twice the id of the first word below it plus one
+  /// when a word ends at the node (that word is then the first), the end of the run of word ids
+  /// below it, the letter bits (``letterBit(_:)``) of its children, with ``unranked`` when a
+  /// child's letter outside the digits and a–z sorts before one inside, and those of every
+  /// letter below it.
+  typealias Node = stream_search_trie_node
+
+  /// The nodes breadth first, the root first, then one more whose `first_child` closes the last
+  /// node's children.
+  let nodes: IndexTable<Node>
   /// The length of the longest word: the deepest path.
   let depth: Int
 
   /// A trie already laid out (the built-in catalog's, built by its converter).
-  init(
-    letters: IndexTable<UInt32>, children: IndexTable<Int32>, firstWords: IndexTable<Int32>,
-    childLetters: IndexTable<UInt64>, lettersBelow: IndexTable<UInt64>, depth: Int
-  ) {
-    self.letters = letters
-    self.children = children
-    self.firstWords = firstWords
-    self.childLetters = childLetters
-    self.lettersBelow = lettersBelow
+  init(nodes: IndexTable<Node>, depth: Int) {
+    self.nodes = nodes
     self.depth = depth
   }
 
@@ -53,41 +47,45 @@ struct WordTrie: Sendable {
       for length in stride(from: common + 1, through: word.count, by: 1) { levels[length].append(Int32(id)) }
       previous = word
     }
-    var letters: [UInt32] = []
-    var children: [Int32] = []
-    var firstWords: [Int32] = []
-    var childLetters: [UInt64] = []
+    var nodes: [Node] = []
     var next = 1
     for (length, level) in levels.enumerated() {
       let below = length < depth ? levels[length + 1] : []
       var child = 0
       for (position, first) in level.enumerated() {
         let word = words.isEmpty ? [] : words[Int(first)]
-        letters.append(length == 0 ? 0 : word[length - 1])
-        firstWords.append(2 * first + (!words.isEmpty && word.count == length ? 1 : 0))
         // The children: the nodes one deeper before the next node's first word.
         let end = position + 1 < level.count ? level[position + 1] : Int32(words.count)
-        children.append(Int32(next + child))
         var letterSet: [UInt32] = []
         while child < below.count, below[child] < end {
           letterSet.append(words[Int(below[child])][length])
           child += 1
         }
-        childLetters.append(Self.childLetterBits(letterSet))
+        nodes.append(
+          Node(
+            letter: length == 0 ? 0 : word[length - 1], first_child: Int32(next + child - letterSet.count),
+            first_word: 2 * first + (!words.isEmpty && word.count == length ? 1 : 0), word_end: Int32(words.count),
+            child_letters: Self.childLetterBits(letterSet), letters_below: 0))
       }
       next += below.count
     }
-    children.append(Int32(letters.count))
-    firstWords.append(Int32(2 * words.count))
-    var lettersBelow = [UInt64](repeating: 0, count: letters.count)
-    for node in stride(from: letters.count - 1, through: 0, by: -1) {
-      for child in Int(children[node])..<Int(children[node + 1]) {
-        lettersBelow[node] |= lettersBelow[child] | Self.letterBit(letters[child])
+    nodes.append(
+      Node(
+        letter: 0, first_child: Int32(nodes.count), first_word: Int32(2 * words.count), word_end: Int32(words.count),
+        child_letters: 0, letters_below: 0))
+    // A node's words end where its next sibling's begin, its last child's where its own end.
+    for node in 0..<nodes.count - 1 {
+      let (first, stop) = (Int(nodes[node].first_child), Int(nodes[node + 1].first_child))
+      for child in first..<stop {
+        nodes[child].word_end = child + 1 < stop ? nodes[child + 1].first_word >> 1 : nodes[node].word_end
       }
     }
-    self.init(
-      letters: IndexTable(letters), children: IndexTable(children), firstWords: IndexTable(firstWords),
-      childLetters: IndexTable(childLetters), lettersBelow: IndexTable(lettersBelow), depth: depth)
+    for node in stride(from: nodes.count - 2, through: 0, by: -1) {
+      for child in Int(nodes[node].first_child)..<Int(nodes[node + 1].first_child) {
+        nodes[node].letters_below |= nodes[child].letters_below | Self.letterBit(nodes[child].letter)
+      }
+    }
+    self.init(nodes: IndexTable(nodes), depth: depth)
   }
 
   /// A letter's bit in a letter set: one per digit (bits 0–9) and per letter a–z (10–35), in
@@ -130,13 +128,12 @@ struct WordTrie: Sendable {
 
   private func walk(_ automaton: TypoAutomaton, prefix: Bool) -> [Range<Int32>] {
     var found: [Range<Int32>] = []
-    // A walk reads a few hundred nodes: the arrays are read without bounds checks, and the path
-    // (one frame per letter of the deepest word) is allocated once.
-    let (letters, children, firstWords) = (letters.buffer, children.buffer, firstWords.buffer)
-    let (childLetters, lettersBelow) = (childLetters.buffer, lettersBelow.buffer)
+    // A walk reads a few hundred nodes: they are read without bounds checks, and the path (one
+    // frame per letter of the deepest word) is allocated once.
+    let nodes = nodes.buffer
     withUnsafeTemporaryAllocation(of: Frame.self, capacity: depth + 1) { frames in
-      guard let root = frames.baseAddress, letters.count > 0 else { return }
-      root.initialize(to: frame(automaton.start, node: 0, wordEnd: firstWords[letters.count] >> 1, automaton))
+      guard let root = frames.baseAddress, nodes.count > 1 else { return }
+      root.initialize(to: frame(automaton.start, node: 0, automaton))
       var top = root
       while true {
         // The next child of the top node that can still lead within the allowance.
@@ -147,17 +144,17 @@ struct WordTrie: Sendable {
           top.pointee.pending = pending & (pending &- 1)
           let before = top.pointee.letterSet & (pending & (0 &- pending) &- 1)
           child = Int(top.pointee.cursor) + before.nonzeroBitCount
-          mask = automaton.mask(of: letters[child])
+          mask = automaton.mask(of: nodes[child].letter)
         } else {
           child = Int(top.pointee.scan)
           let stop = Int(top.pointee.stop)
           let (useful, otherBits, otherAccepts) = (top.pointee.useful, top.pointee.otherBits, top.pointee.otherAccepts)
           while child < stop {
-            mask = automaton.mask(of: letters[child])
+            mask = automaton.mask(of: nodes[child].letter)
             if mask == 0 {
               // A letter not in the query: as every other such, it leads to the frame's
               // `other` state.
-              if otherAccepts || childLetters[child] & otherBits != 0 { break }
+              if otherAccepts || nodes[child].child_letters & otherBits != 0 { break }
             } else if mask & useful != 0 {
               break
             }
@@ -170,21 +167,21 @@ struct WordTrie: Sendable {
           }
           top.pointee.scan = Int32(child + 1)
         }
-        let wordEnd = child + 1 < Int(top.pointee.stop) ? firstWords[child + 1] >> 1 : top.pointee.wordEnd
+        let node = nodes[child]
         let state = automaton.reading(mask, in: top.pointee.state)
         if automaton.accepts(state) {
           if prefix {
-            found.append(firstWords[child] >> 1..<wordEnd)
+            found.append(node.first_word >> 1..<node.word_end)
             continue
           }
-          if firstWords[child] & 1 != 0 {
-            let word = firstWords[child] >> 1
+          if node.first_word & 1 != 0 {
+            let word = node.first_word >> 1
             found.append(word..<word + 1)
           }
         }
-        if children[child] == children[child + 1] { continue }
-        let next = frame(state, node: child, wordEnd: wordEnd, automaton)
-        guard next.pending != 0 || next.scan < next.stop, automaton.canContinue(state, within: lettersBelow[child])
+        if node.child_letters == 0 { continue }
+        let next = frame(state, node: child, automaton)
+        guard next.pending != 0 || next.scan < next.stop, automaton.canContinue(state, within: node.letters_below)
         else { continue }
         top += 1
         top.initialize(to: next)
@@ -193,9 +190,10 @@ struct WordTrie: Sendable {
     return found
 
     /// The frame of node `node` reached in `state`: which of its children to read.
-    func frame(_ state: TypoAutomaton.State, node: Int, wordEnd: Int32, _ automaton: TypoAutomaton) -> Frame {
-      let (first, stop) = (children[node], children[node + 1])
-      let letterSet = childLetters[node]
+    @inline(__always)
+    func frame(_ state: TypoAutomaton.State, node: Int, _ automaton: TypoAutomaton) -> Frame {
+      let (first, stop) = (nodes[node].first_child, nodes[node + 1].first_child)
+      let letterSet = nodes[node].child_letters
       let useful = automaton.usefulLetters(after: state)
       guard useful == ~0 else {
         // Only the children of a few letters: those of a digit or a–z found by their rank in
@@ -208,7 +206,7 @@ struct WordTrie: Sendable {
           : wanted & letterSet & Self.otherLetters != 0
             ? first + Int32((letterSet & Self.rankedLetters).nonzeroBitCount) : stop
         return Frame(
-          cursor: first, scan: scan, stop: stop, wordEnd: wordEnd, letterSet: letterSet,
+          cursor: first, scan: scan, stop: stop, letterSet: letterSet,
           pending: ranked ? wanted & letterSet & Self.rankedLetters : 0, state: state, useful: useful, otherBits: 0,
           otherAccepts: false)
       }
@@ -217,8 +215,8 @@ struct WordTrie: Sendable {
       let other = automaton.reading(0, in: state)
       let otherUseful = automaton.usefulLetters(after: other)
       return Frame(
-        cursor: first, scan: first, stop: stop, wordEnd: wordEnd, letterSet: letterSet, pending: 0, state: state,
-        useful: useful, otherBits: otherUseful == ~0 ? ~0 : automaton.letterBits(at: otherUseful),
+        cursor: first, scan: first, stop: stop, letterSet: letterSet, pending: 0, state: state, useful: useful,
+        otherBits: otherUseful == ~0 ? ~0 : automaton.letterBits(at: otherUseful),
         otherAccepts: automaton.accepts(other))
     }
   }
@@ -230,8 +228,6 @@ struct WordTrie: Sendable {
     /// The next child to scan, and the end of the children.
     var scan: Int32
     var stop: Int32
-    /// The end of the run of word ids below the node.
-    var wordEnd: Int32
     /// The node's child letters.
     var letterSet: UInt64
     /// The ranked letter bits of the children still to read by rank.

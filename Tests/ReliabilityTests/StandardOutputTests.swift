@@ -31,6 +31,24 @@ import Testing
     #expect(result.stderr == "status 0\n")
   }
 
+  @Test func aReplayFedByHandWritesItsEventsWhileItWaitsForTheNextLine() async throws {
+    // A replay hands its events to the writer in batches; the batch must not wait for the input
+    // to end. The second keystroke moves time past the first one's debounce, so the first
+    // one's results are due, and must be written while the tool waits for a third line.
+    let tool = try RunningProcess(try toolBinary(), arguments: ["--replay", "--format", "jsonl"])
+    tool.write(#"{"at_ms": 0, "term": "taylor"}"# + "\n" + #"{"at_ms": 1000, "term": "love"}"# + "\n")
+    // Polled for at most 30 s rather than awaited: held-back events would never come, as the
+    // tool waits for input, and the test must fail rather than hang.
+    var written = false
+    for _ in 0..<600 where !written {
+      written = tool.lines.contains { $0.contains(#""type":"results","seq":2,"at_ms":300,"term":"taylor""#) }
+      if !written { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    tool.closeInput()
+    #expect(await tool.waitForExit() == 0)
+    #expect(written, "the first keystroke's results were not written while the replay waited for input")
+  }
+
   @Test func manySessionsIntoHeadCEndWithStatusZero() async throws {
     let lines = (0..<2_000).map { #"{"term":"\#($0 % 2 == 0 ? "abba" : "queen")","session":"s\#($0)"}"# }
     let result = try await bash(

@@ -752,7 +752,8 @@ def word_trie(words):
 
 def category_index(records, name_forms, dictionary, kinds, artist_is_primary):
   """The index of the items of `kinds`: ranks by popularity then id, the forms of their names as
-  entries of local word ids, posting lists, name starts and ends, word bits and the trie."""
+  entries of local word ids, posting lists, name starts and ends, word bits and each local word's
+  id in the dictionary."""
   positions = sorted((position for position, record in enumerate(records) if record["kind"] in kinds),
                      key=lambda position: (-records[position]["popularity"], position))
   tokens, entry_bounds, entries, secondary = [], [0], [0], []
@@ -797,7 +798,7 @@ def category_index(records, name_forms, dictionary, kinds, artist_is_primary):
   return {"positions": positions, "words": words, "postings": posting_lists(len(words), map(all_words, ranks)),
           "name_starts": posting_lists(len(words), edges(False)), "name_ends": posting_lists(len(words), edges(True)),
           "entries": entries, "secondary_entries": secondary, "entry_bounds": entry_bounds, "tokens": tokens,
-          "item_word_bits": bits, "trie": word_trie(words)}
+          "item_word_bits": bits, "catalog_words": used}
 
 
 # MARK: The C source
@@ -867,6 +868,7 @@ def c_source(catalog):
   for word in dictionary:
     word_starts.append(word_starts[-1] + len(word))
   words = f"{source.array('int32_t', word_starts)}, {source.array('uint32_t', (ord(c) for w in dictionary for c in w))}"
+  trie = word_trie([[ord(c) for c in word] for word in dictionary])
   form_starts, form_bounds, form_tokens = [0], [0], []
   for forms_of_name in catalog["name_forms"]:
     for form in forms_of_name:
@@ -882,7 +884,6 @@ def c_source(catalog):
   out.append("};")
   indexes = []
   for index in catalog["indexes"]:
-    trie = index["trie"]
     index_words = index["words"]
     starts = [0]
     for word in index_words:
@@ -895,7 +896,7 @@ def c_source(catalog):
       source.array("int32_t", index["entries"]), source.array("int32_t", index["secondary_entries"]),
       str(len(index["entry_bounds"]) - 1), source.array("int32_t", index["entry_bounds"]),
       source.array("int32_t", index["tokens"]), source.array("uint64_t", (f"{bits}ull" for bits in index["item_word_bits"])),
-      str(len(trie["nodes"]) - 1), source.nodes(trie["nodes"]), str(trie["depth"])]
+      source.array("int32_t", index["catalog_words"])]
     indexes.append("{" + ", ".join(fields) + "}")
   out.append("static const stream_search_catalog_index indexes[] = {")
   out += [f"  {index}," for index in indexes]
@@ -906,6 +907,7 @@ def c_source(catalog):
           f"  {len(dictionary)}, {words},",
           f"  {source.array('int32_t', form_starts)}, {source.array('int32_t', form_bounds)},"
           f" {source.array('int32_t', form_tokens)},",
+          f"  {len(trie['nodes']) - 1}, {source.nodes(trie['nodes'])}, {trie['depth']},",
           "  indexes,", "};", "",
           "const stream_search_catalog *stream_search_catalog_data(void) { return &catalog; }", ""]
   return "\n".join(out)

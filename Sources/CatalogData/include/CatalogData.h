@@ -18,7 +18,7 @@ typedef struct {
   char kind;
 } stream_search_catalog_record;
 
-/// One node of a category's word trie (`WordTrie.Node`), breadth first.
+/// One node of the dictionary's word trie (`WordTrie.Node`), breadth first.
 typedef struct {
   uint32_t letter;
   int32_t first_child, first_word, word_end;
@@ -39,10 +39,8 @@ typedef struct {
   int32_t entry_count;
   const int32_t *entry_bounds, *tokens;
   const uint64_t *item_word_bits;
-  /// The trie's nodes, and one more that closes the last node's children.
-  int32_t node_count;
-  const stream_search_trie_node *trie_nodes;
-  int32_t depth;
+  /// Per word of the index, its id in the catalog's dictionary (they ascend).
+  const int32_t *catalog_words;
 } stream_search_catalog_index;
 
 /// The whole catalog: items, distinct names with their folded forms, and one index per category
@@ -61,6 +59,11 @@ typedef struct {
   /// Name `n`'s forms are `form_starts[n] ..< form_starts[n + 1]`; form `f`'s word ids are
   /// `form_tokens[form_bounds[f] ..< form_bounds[f + 1]]`.
   const int32_t *form_starts, *form_bounds, *form_tokens;
+  /// The dictionary's trie for the typo search: its nodes, and one more that closes the last
+  /// node's children; the length of the longest word.
+  int32_t trie_node_count;
+  const stream_search_trie_node *trie_nodes;
+  int32_t trie_depth;
   const stream_search_catalog_index *indexes;
 } stream_search_catalog;
 

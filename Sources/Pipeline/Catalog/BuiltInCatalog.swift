@@ -42,6 +42,14 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
     return indexes
   }()
 
+  /// The typo search of the whole dictionary, which the indexes share.
+  static let typoSearch: CatalogTypoSearch = {
+    let data = stream_search_catalog_data().pointee
+    return CatalogTypoSearch(
+      trie: WordTrie(
+        nodes: IndexTable(static: data.trie_nodes, count: Int(data.trie_node_count) + 1), depth: Int(data.trie_depth)))
+  }()
+
   private let data: stream_search_catalog
   let records: IndexTable<Record>
   private let nameOffsets: IndexTable<Int32>
@@ -112,7 +120,6 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
     }
     let wordStarts = table(index.word_starts, wordCount + 1)
     let entryBounds = table(index.entry_bounds, entryCount + 1)
-    let nodes = Int(index.node_count)
     return CatalogIndex(
       store: self, positions: table(index.positions, ranks),
       words: IndexWords(starts: wordStarts, scalars: table(index.word_scalars, Int(wordStarts[wordCount]))),
@@ -121,7 +128,7 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
       nameEnds: lists(index.name_end_starts, index.name_ends), entries: table(index.entries, ranks + 1),
       secondaryEntries: table(index.secondary_entries, ranks), entryBounds: entryBounds,
       tokens: table(index.tokens, Int(entryBounds[entryCount])), itemWordBits: table(index.item_word_bits, ranks),
-      trie: WordTrie(nodes: table(index.trie_nodes, nodes + 1), depth: Int(index.depth)))
+      typoSearch: Self.typoSearch, catalogWords: table(index.catalog_words, wordCount))
   }
 
   func category(at position: Int) -> Category? {

@@ -22,7 +22,8 @@ extension CatalogIndex {
   }
 
   /// The words query word `word` is within its typo allowance of (`CatalogRanking.isTypo`), or
-  /// with `prefix`, of whose start it is: found by walking the trie, not by comparing words.
+  /// with `prefix`, of whose start it is: found by walking the catalog dictionary's trie
+  /// (`CatalogTypoSearch`), not by comparing words, and kept to this index's words.
   ///
   /// The last few answers are kept: while a term is typed, its earlier words are asked again at
   /// every keystroke.
@@ -30,10 +31,37 @@ extension CatalogIndex {
     let allowance = CatalogRanking.typoAllowance(forLength: word.count)
     guard allowance > 0 else { return CatalogWordSet([]) }
     if let known = recentTypos.withLock({ $0.answer(for: word, prefix: prefix) }) { return known }
-    let found = CatalogWordSet(
-      trie.typoMatches(of: word, allowance: allowance, prefix: prefix).map { Int($0.lowerBound)..<Int($0.upperBound) })
+    // A run of the catalog's ids is the run of this index's words between where its two ends
+    // would be.
+    var ranges: [Range<Int>] = []
+    for run in typoSearch.typos(of: word, allowance: allowance, prefix: prefix) {
+      let local = ownWord(atOrAfter: run.lowerBound)..<ownWord(atOrAfter: run.upperBound)
+      guard !local.isEmpty else { continue }
+      if let last = ranges.last, last.upperBound == local.lowerBound {
+        ranges[ranges.count - 1] = last.lowerBound..<local.upperBound
+      } else {
+        ranges.append(local)
+      }
+    }
+    let found = CatalogWordSet(ranges)
     recentTypos.withLock { $0.keep(found, for: word, prefix: prefix) }
     return found
+  }
+
+  /// The first of this index's words whose catalog id is `id` or after.
+  private func ownWord(atOrAfter id: Int32) -> Int {
+    let catalogWords = catalogWords.buffer
+    var low = 0
+    var high = catalogWords.count
+    while low < high {
+      let middle = (low + high) / 2
+      if catalogWords[middle] < id {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
   }
 
   /// Negative, zero or positive as `left` sorts before, equals or sorts after `right`, by scalar

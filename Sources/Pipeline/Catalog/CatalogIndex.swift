@@ -3,7 +3,7 @@
 import Synchronization
 
 /// An immutable index over items: the forms of their names as word ids, a sorted word dictionary
-/// with posting lists, and a trie of the words for the typo search.
+/// with posting lists, and its words' place in the catalog's dictionary for the typo search.
 ///
 /// Items are stored in *rank order* — popularity descending, then id ascending — and referred
 /// to by their position ("rank"). Posting lists hold ranks in ascending order, so walking them
@@ -33,17 +33,20 @@ final class CatalogIndex: Sendable {
   /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
   /// bits are set cannot match the item, which rules out most candidates with one AND.
   let itemWordBits: IndexTable<UInt64>
-  /// The words as a trie, for the typo search.
-  let trie: WordTrie
+  /// The catalog's typo search, shared by its indexes, and per word of this index its id in the
+  /// catalog's dictionary (ascending: a subset of a sorted dictionary stays sorted), which maps
+  /// the catalog's runs of word ids to this index's.
+  let typoSearch: CatalogTypoSearch
+  let catalogWords: IndexTable<Int32>
   /// The last typo searches' answers (see `typos(of:prefix:)`).
-  let recentTypos = Mutex(RecentTypos())
+  let recentTypos = Mutex(RecentTypos<CatalogWordSet>())
 
   /// An index whose arrays are already built (the built-in catalog's: `BuiltInCatalog.indexes`).
   init(
     store: any CatalogItemStore, positions: IndexTable<UInt32>, words: IndexWords, postings: PostingLists,
     nameStarts: PostingLists, nameEnds: PostingLists, entries: IndexTable<Int32>,
     secondaryEntries: IndexTable<Int32>, entryBounds: IndexTable<Int32>, tokens: IndexTable<Int32>,
-    itemWordBits: IndexTable<UInt64>, trie: WordTrie
+    itemWordBits: IndexTable<UInt64>, typoSearch: CatalogTypoSearch, catalogWords: IndexTable<Int32>
   ) {
     self.store = store
     self.positions = positions
@@ -56,14 +59,17 @@ final class CatalogIndex: Sendable {
     self.entryBounds = entryBounds
     self.tokens = tokens
     self.itemWordBits = itemWordBits
-    self.trie = trie
+    self.typoSearch = typoSearch
+    self.catalogWords = catalogWords
   }
 
   /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id),
   /// whose names are folded in `names` (`CatalogItemStore.foldedNames()`); an item's artist is a
-  /// secondary name unless `artistIsPrimary` (`CatalogRanking.artistIsPrimary(in:)`).
+  /// secondary name unless `artistIsPrimary` (`CatalogRanking.artistIsPrimary(in:)`). Typos are
+  /// found by `typoSearch`, the search of `names.words` every index of the catalog shares.
   convenience init(
-    store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames, artistIsPrimary: Bool
+    store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames, artistIsPrimary: Bool,
+    typoSearch: CatalogTypoSearch
   ) {
     let positions = CatalogIndex.rankOrder(unordered, in: store)
 
@@ -94,9 +100,11 @@ final class CatalogIndex: Sendable {
     var localId = [Int32](repeating: -1, count: names.words.count)
     for token in tokens { localId[Int(token)] = 0 }
     var words: [FoldedWord] = []
+    var catalogWords: [Int32] = []
     for id in localId.indices where localId[id] == 0 {
       localId[id] = Int32(words.count)
       words.append(names.words[id])
+      catalogWords.append(Int32(id))
     }
     for position in tokens.indices { tokens[position] = localId[Int(tokens[position])] }
 
@@ -114,7 +122,7 @@ final class CatalogIndex: Sendable {
       entryBounds: IndexTable(entryBounds), tokens: IndexTable(tokens),
       itemWordBits: IndexTable(
         positions.indices.map { allWords($0).reduce(UInt64(0)) { $0 | CatalogIndex.wordBit($1) } }),
-      trie: WordTrie(words: words))
+      typoSearch: typoSearch, catalogWords: IndexTable(catalogWords))
   }
 
   /// Word id → the ranks with a primary form whose first word (or with `last`, whose last word)

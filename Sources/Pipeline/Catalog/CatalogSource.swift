@@ -87,12 +87,13 @@ public struct CatalogSource: SearchSource {
     // The categories are indexed side by side: start-up is most of a short run's time.
     let categories = Array(byCategory)
     let names = store.foldedNames()
+    let typoSearch = CatalogTypoSearch(trie: WordTrie(words: names.words))
     let built = Mutex<[Category: CatalogIndex]>([:])
     DispatchQueue.concurrentPerform(iterations: categories.count) { number in
       let (category, positions) = categories[number]
       let index = CatalogIndex(
         store: store, positions: positions, names: names,
-        artistIsPrimary: CatalogRanking.artistIsPrimary(in: category))
+        artistIsPrimary: CatalogRanking.artistIsPrimary(in: category), typoSearch: typoSearch)
       built.withLock { $0[category] = index }
     }
     self.init(indexes: built.withLock { $0 }, latency: latency, clock: clock)

@@ -56,14 +56,12 @@ struct WordTrie: Sendable {
         let word = words.isEmpty ? [] : words[Int(first)]
         // The children: the nodes one deeper before the next node's first word.
         let end = position + 1 < level.count ? level[position + 1] : Int32(words.count)
-        var letterSet: [UInt32] = []
-        while child < below.count, below[child] < end {
-          letterSet.append(words[Int(below[child])][length])
-          child += 1
-        }
+        let firstChild = child
+        while child < below.count, below[child] < end { child += 1 }
+        let letterSet = (firstChild..<child).lazy.map { words[Int(below[$0])][length] }
         nodes.append(
           Node(
-            letter: length == 0 ? 0 : word[length - 1], first_child: Int32(next + child - letterSet.count),
+            letter: length == 0 ? 0 : word[length - 1], first_child: Int32(next + firstChild),
             first_word: 2 * first + (!words.isEmpty && word.count == length ? 1 : 0), word_end: Int32(words.count),
             child_letters: Self.childLetterBits(letterSet), letters_below: 0))
       }
@@ -108,7 +106,7 @@ struct WordTrie: Sendable {
   static let rankedLetters: UInt64 = 1 << 36 - 1
 
   /// The child letter set of a node whose children have `letters`, in order.
-  static func childLetterBits(_ letters: [UInt32]) -> UInt64 {
+  static func childLetterBits(_ letters: some Sequence<UInt32>) -> UInt64 {
     var bits: UInt64 = 0
     for letter in letters {
       let bit = letterBit(letter)

@@ -1,0 +1,27 @@
+// The typo search of a whole catalog, shared by its category indexes: a query word's typos are
+// found once, in the trie of the catalog's dictionary, and each index keeps those of its own
+// words. A search asks every category in turn for the same words, so one walk serves all three
+// (the film dictionary alone is two thirds of the catalog's).
+import Synchronization
+
+/// The trie of a catalog's dictionary, and the answers of its last walks.
+final class CatalogTypoSearch: Sendable {
+  /// The catalog dictionary's words as a trie.
+  let trie: WordTrie
+  /// The last walks' answers, as ranges of the catalog's word ids.
+  private let recent = Mutex(RecentTypos<[Range<Int32>]>())
+
+  init(trie: WordTrie) {
+    self.trie = trie
+  }
+
+  /// The catalog's word ids within `allowance` typos of `word` (with `prefix`, of a start of
+  /// them): `WordTrie.typoMatches(of:allowance:prefix:)`, walked once while the same word is
+  /// asked by each category.
+  func typos(of word: FoldedWord, allowance: Int, prefix: Bool) -> [Range<Int32>] {
+    if let known = recent.withLock({ $0.answer(for: word, prefix: prefix) }) { return known }
+    let found = trie.typoMatches(of: word, allowance: allowance, prefix: prefix)
+    recent.withLock { $0.keep(found, for: word, prefix: prefix) }
+    return found
+  }
+}

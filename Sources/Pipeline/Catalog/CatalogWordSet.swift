@@ -9,6 +9,10 @@ struct CatalogWordSet {
   /// With more than `scannedRuns` runs: bit `id - bitmapBase` is set when `id` is in the set.
   private var bitmap: [UInt64] = []
   private var bitmapBase = 0
+  /// The lowest id and one past the highest (0 and 0 when empty): most ids a candidate's words
+  /// are checked for lie outside, and are told apart without reading the runs.
+  private var lowest = 0
+  private var end = 0
 
   /// Up to this many runs, `contains` scans them; past it, it reads the bitmap.
   private static let scannedRuns = 4
@@ -29,6 +33,7 @@ struct CatalogWordSet {
     if isOrdered {
       self.ranges = ranges
     } else {
+      self.ranges.reserveCapacity(ranges.count)
       for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
         if let last = self.ranges.last, range.lowerBound <= last.upperBound {
           self.ranges[self.ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
@@ -36,6 +41,21 @@ struct CatalogWordSet {
           self.ranges.append(range)
         }
       }
+    }
+    finish()
+  }
+
+  /// A set of `ranges` already ascending, disjoint and apart.
+  private init(apart ranges: [Range<Int>]) {
+    self.ranges = ranges
+    finish()
+  }
+
+  /// Sets the span and, for many runs, the bitmap.
+  private mutating func finish() {
+    if let first = ranges.first, let last = ranges.last {
+      lowest = first.lowerBound
+      end = last.upperBound
     }
     buildBitmap()
   }
@@ -75,6 +95,7 @@ struct CatalogWordSet {
   @inline(__always)
   func contains(_ id: Int32) -> Bool {
     let id = Int(id)
+    guard id >= lowest, id < end else { return false }
     // Nearly always one or two runs: a scan beats a binary search.
     if ranges.count <= Self.scannedRuns {
       for range in ranges where range.contains(id) { return true }
@@ -85,10 +106,32 @@ struct CatalogWordSet {
     return bitmap[offset >> 6] & (1 << UInt64(offset & 63)) != 0
   }
 
-  /// The union of both sets.
+  /// The union of both sets: one merge of their runs, both already in order (a prefix's run and
+  /// its typos' runs interleave, and sorting them again cost more than the merge).
   func union(_ other: CatalogWordSet) -> CatalogWordSet {
     if other.isEmpty { return self }
     if isEmpty { return other }
-    return CatalogWordSet(ranges + other.ranges)
+    var merged: [Range<Int>] = []
+    merged.reserveCapacity(ranges.count + other.ranges.count)
+    var (left, right) = (0, 0)
+    while left < ranges.count || right < other.ranges.count {
+      let next: Range<Int>
+      if right == other.ranges.count
+        || (left < ranges.count && ranges[left].lowerBound <= other.ranges[right].lowerBound)
+      {
+        next = ranges[left]
+        left += 1
+      } else {
+        next = other.ranges[right]
+        right += 1
+      }
+      // Overlapping or touching runs become one, as the initialiser makes them.
+      if let last = merged.last, next.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, next.upperBound)
+      } else {
+        merged.append(next)
+      }
+    }
+    return CatalogWordSet(apart: merged)
   }
 }

@@ -5,9 +5,9 @@
 extension CatalogSearch {
   // MARK: Tiers 3 and 4: every query word starts a word
 
-  /// Appends the items where every query word starts a word of a primary name, then those where
-  /// that needs a secondary name, other than `nameMatches`.
-  mutating func collectWordMatches(skipping nameMatches: [Int32]) {
+  /// Appends to `ranks` the items where every query word starts a word of a primary name, then
+  /// those where that needs a secondary name, other than `nameMatches`.
+  func collectWordMatches(skipping nameMatches: [Int32], into ranks: inout [Int32]) {
     guard starts.allSatisfy({ !$0.isEmpty }) else { return }
     let driver = starts.indices.min { postingCount(of: starts[$0]) < postingCount(of: starts[$1]) } ?? 0
     var candidates = candidates(in: index.postings, of: starts[driver], alone: starts.count == 1)
@@ -20,30 +20,49 @@ extension CatalogSearch {
       // Both lists ascend, so one pointer finds the items tiers 1 and 2 already took.
       while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
       if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
-      let bits = itemWordBits[Int(rank)]
-      guard startBits.allSatisfy({ bits & $0 != 0 }) else { continue }
-      let primary = primaryWordRange(of: rank)
-      let all = wordRange(of: rank)
-      if primary == all {
-        if startsWords(in: all, except: checked) { ranks.append(rank) }
-      } else if startsWords(in: primary, except: nil) {
-        ranks.append(rank)
-      } else if throughSecondary.count < limit, startsWords(in: all, except: checked) {
-        throughSecondary.append(rank)
+      guard hasBits(itemWordBits[Int(rank)], startBits) else { continue }
+      switch wordTier(in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound, checked: checked) {
+      case .primary: ranks.append(rank)
+      case .secondary: if throughSecondary.count < limit { throughSecondary.append(rank) }
+      case nil: break
       }
     }
     ranks.append(contentsOf: throughSecondary.prefix(limit - ranks.count))
   }
 
-  /// Whether every query word but `skipped` starts one of the words at `positions` of `tokens`.
-  private func startsWords(in positions: Range<Int>, except skipped: Int?) -> Bool {
-    for word in starts.indices where word != skipped {
-      let set = starts[word]
-      var position = positions.lowerBound
-      while position < positions.upperBound, !set.contains(tokens[position]) { position += 1 }
-      if position == positions.upperBound { return false }
-    }
+  /// Whether `itemBits` shares a bit with each of `bits`.
+  @inline(__always)
+  func hasBits(_ itemBits: UInt64, _ bits: [UInt64]) -> Bool {
+    for wordBits in bits where itemBits & wordBits == 0 { return false }
     return true
+  }
+
+  /// Where a candidate's words match the query words.
+  enum WordTier {
+    /// Every query word matches a word of the primary names.
+    case primary
+    /// Every query word matches a word of the names, some only one of a secondary name.
+    case secondary
+  }
+
+  /// Where every query word starts one of the words at `positions` of `tokens`, whose primary
+  /// names' words end at `primaryEnd`; nil when some word starts none. Query word `checked` is
+  /// known to start one of them. One scan per word serves both tiers: the secondary names'
+  /// words follow the primary ones.
+  private func wordTier(in positions: Range<Int>, primaryEnd: Int, checked: Int?) -> WordTier? {
+    var tier = WordTier.primary
+    for word in starts.indices {
+      let set = starts[word]
+      // The checked word is somewhere: only whether it is in a primary name is unknown.
+      let end = word == checked ? primaryEnd : positions.upperBound
+      var position = positions.lowerBound
+      while position < end, !set.contains(tokens[position]) { position += 1 }
+      if position >= primaryEnd {
+        if position == positions.upperBound && word != checked { return nil }
+        tier = .secondary
+      }
+    }
+    return tier
   }
 
   // MARK: Tiers 5–8: the same with typos
@@ -62,7 +81,7 @@ extension CatalogSearch {
   /// they fill the answer nothing else is read. Otherwise tiers 5 and 6 are complete, and the
   /// walk of the query word with the fewest postings for tiers 7 and 8 stops as soon as tier 7
   /// fills what is left, since it visits items best first.
-  mutating func collectTypoMatches() {
+  func collectTypoMatches(into ranks: inout [Int32]) {
     let last = query.words.count - 1
     let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
     // A word allowed no typo that starts no word ends the search before any walk of the trie.
@@ -82,22 +101,19 @@ extension CatalogSearch {
       matching.append(union)
       whole.append(number == last ? exact : typos.union(exact))
     }
-    let bits = matching.map(Self.bits)
-    let itemWordBits = itemWordBits
-    func hasBits(_ rank: Int32) -> Bool {
-      let itemBits = itemWordBits[Int(rank)]
-      return bits.allSatisfy { itemBits & $0 != 0 }
-    }
     // Tier 5, whole: its names end with a word the last query word equals or is a typo of. Those
     // words are among the last word's matches: when few names end with one of them, those names
     // are the candidates, and the trie is not walked again for the exact words.
     let lastMatches = matching[last]
+    let fewEnds =
+      allowances[last] > 0 && lastMatches.count <= Self.fewWords
+      && index.nameEnds.count(of: lastMatches) <= Self.fewCandidates
     let lastWhole =
-      allowances[last] == 0
-      ? whole[last]
-      : lastMatches.count <= Self.fewWords && index.nameEnds.count(of: lastMatches) <= Self.fewCandidates
-        ? lastMatches : whole[last].union(index.typos(of: query.words[last], prefix: false))
-    let exactTypos = exactTypoNames(matching: matching, whole: whole, lastWhole: lastWhole, hasBits: hasBits)
+      allowances[last] == 0 || fewEnds
+      ? (allowances[last] == 0 ? whole[last] : lastMatches)
+      : whole[last].union(index.typos(of: query.words[last], prefix: false))
+    let words = TypoWords(matching: matching, whole: whole, lastWhole: fewEnds ? nil : lastWhole)
+    let exactTypos = exactTypoNames(words, lastWhole: lastWhole)
     guard exactTypos.count < limit else {
       ranks.append(contentsOf: exactTypos.prefix(limit))
       return
@@ -117,8 +133,8 @@ extension CatalogSearch {
       while exactTypos.count + named.count < limit, let rank = names.next() {
         while skipped < exactTypos.count, exactTypos[skipped] < rank { skipped += 1 }
         if skipped < exactTypos.count, exactTypos[skipped] == rank { continue }
-        guard hasBits(rank) else { continue }
-        if nameTypoTier(of: rank, matching: matching, whole: whole) == 1 { named.append(rank) }
+        guard hasBits(itemWordBits[Int(rank)], words.bits) else { continue }
+        if nameTypoTier(of: rank, words) == 1 { named.append(rank) }
       }
       if exactTypos.count + named.count >= limit {
         ranks.append(contentsOf: (exactTypos + named).prefix(limit))
@@ -129,27 +145,53 @@ extension CatalogSearch {
     let found = namesComplete ? (exactTypos + named).sorted() : exactTypos
     var skipped = 0
     let driver = matching.indices.min { postingCount(of: matching[$0]) < postingCount(of: matching[$1]) } ?? 0
-    var tiers: [[Int32]] = [exactTypos, named, [], []]
+    // Tiers 5 to 8, each its own list: an array of arrays was checked for sharing at every append.
+    var exactNames = exactTypos
+    var startingNames = named
+    var primaryWords: [Int32] = []
+    var allWords: [Int32] = []
     var candidates = candidates(in: index.postings, of: matching[driver], alone: false)
     // Tier 5 is complete: a walk in rank order can stop when tier 6 (and, once tier 6 is
     // complete too, tier 7) fills the answer.
-    let limit = limit
-    func isFull(_ tiers: [[Int32]]) -> Bool {
-      tiers[0].count + tiers[1].count + (namesComplete ? tiers[2].count : 0) >= limit
-    }
-    while !isFull(tiers), let rank = candidates.next() {
+    while exactNames.count + startingNames.count + (namesComplete ? primaryWords.count : 0) < limit,
+      let rank = candidates.next()
+    {
       while skipped < found.count, found[skipped] < rank { skipped += 1 }
       if skipped < found.count, found[skipped] == rank { continue }
-      guard hasBits(rank) else { continue }
-      let tier = typoTier(of: rank, matching: matching, whole: whole, namesChecked: namesComplete)
-      if let tier, tiers[tier].count < limit {
-        tiers[tier].append(rank)
+      guard hasBits(itemWordBits[Int(rank)], words.bits) else { continue }
+      switch typoTier(of: rank, words, namesChecked: namesComplete) {
+      case 0: if exactNames.count < limit { exactNames.append(rank) }
+      case 1: if startingNames.count < limit { startingNames.append(rank) }
+      case 2: if primaryWords.count < limit { primaryWords.append(rank) }
+      case 3: if allWords.count < limit { allWords.append(rank) }
+      default: break
       }
     }
     // Tier by tier, not through `joined().prefix(_:)`: appending a slice of a flattened array
     // walks its indexes over and over, and cost more than the rest of a typo search.
-    for tier in tiers {
+    for tier in [exactNames, startingNames, primaryWords, allWords] {
       ranks.append(contentsOf: tier.prefix(limit - ranks.count))
+    }
+  }
+
+  /// The words each query word matches in the typo tiers.
+  struct TypoWords {
+    /// Per query word, the words it starts or is a typo of (for the last, of their start).
+    let matching: [CatalogWordSet]
+    /// Per query word, the words it equals or is a whole-word typo of; for the last, only
+    /// the word it equals.
+    let whole: [CatalogWordSet]
+    /// The words the last query word equals or is a whole-word typo of, when known (the typo
+    /// search found them); nil when each must be checked (`CatalogRanking.isTypo`).
+    let lastWhole: CatalogWordSet?
+    /// Per query word, the `wordBit`s of `matching` (all bits when there are many).
+    let bits: [UInt64]
+
+    init(matching: [CatalogWordSet], whole: [CatalogWordSet], lastWhole: CatalogWordSet?) {
+      self.matching = matching
+      self.whole = whole
+      self.lastWhole = lastWhole
+      bits = matching.map(CatalogSearch.bits(of:))
     }
   }
 
@@ -163,58 +205,72 @@ extension CatalogSearch {
   /// with a primary name ending with a word of `lastWhole` (which holds at least the words the
   /// last query word equals or is a typo of) or starting with one of `whole[0]` (for one query
   /// word, `lastWhole` both ways), whichever lists are shorter.
-  private func exactTypoNames(
-    matching: [CatalogWordSet], whole: [CatalogWordSet], lastWhole: CatalogWordSet, hasBits: (Int32) -> Bool
-  ) -> [Int32] {
-    let first = query.words.count == 1 ? lastWhole : whole[0]
+  private func exactTypoNames(_ words: TypoWords, lastWhole: CatalogWordSet) -> [Int32] {
+    let first = query.words.count == 1 ? lastWhole : words.whole[0]
     guard !first.isEmpty, !lastWhole.isEmpty else { return [] }
     var merge =
       index.nameEnds.count(of: lastWhole) <= index.nameStarts.count(of: first)
       ? PostingMerge(index.nameEnds, words: lastWhole) : PostingMerge(index.nameStarts, words: first)
     var found: [Int32] = []
     while found.count < limit, let rank = merge.next() {
-      guard hasBits(rank) else { continue }
-      if nameTypoTier(of: rank, matching: matching, whole: whole) == 0 { found.append(rank) }
+      guard hasBits(itemWordBits[Int(rank)], words.bits) else { continue }
+      if nameTypoTier(of: rank, words) == 0 { found.append(rank) }
     }
     return found
   }
 
   /// The typo tier of an item, 0 for tier 5 to 3 for tier 8; nil when some query word matches
   /// none of its words. With `namesChecked`, the item is known to be in neither tier 5 nor 6.
-  private func typoTier(
-    of rank: Int32, matching: [CatalogWordSet], whole: [CatalogWordSet], namesChecked: Bool = false
-  ) -> Int? {
-    let primary = primaryWordRange(of: rank)
-    if !namesChecked, let tier = nameTypoTier(of: rank, matching: matching, whole: whole) { return tier }
-    if hasEveryWord(in: primary, matching) { return 2 }
-    let all = wordRange(of: rank)
-    return all != primary && hasEveryWord(in: all, matching) ? 3 : nil
+  private func typoTier(of rank: Int32, _ words: TypoWords, namesChecked: Bool) -> Int? {
+    if !namesChecked, let tier = nameTypoTier(of: rank, words) { return tier }
+    switch matchTier(in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound, words.matching) {
+    case .primary: return 2
+    case .secondary: return 3
+    case nil: return nil
+    }
   }
 
   /// 0 when the item is in tier 5, 1 when in tier 6, nil when in neither.
-  private func nameTypoTier(of rank: Int32, matching: [CatalogWordSet], whole: [CatalogWordSet]) -> Int? {
+  private func nameTypoTier(of rank: Int32, _ words: TypoWords) -> Int? {
     let last = query.words.count - 1
     let count = query.words.count
-    // Tier 5: as many words as the query, each equal to its query word or a whole-word typo.
-    let lastIsWhole = { (token: Int32) in
-      whole[last].contains(token) || CatalogRanking.isTypo(query.words[last], of: index.words[Int(token)])
-    }
+    let (matching, whole) = (words.matching, words.whole)
     var startsWithQuery = false
     for entry in primaryEntries(of: rank) {
       let start = Int(entryBounds[entry])
       let length = Int(entryBounds[entry + 1]) - start
       guard length >= count else { continue }
-      guard (0..<last).allSatisfy({ whole[$0].contains(tokens[start + $0]) }) else { continue }
+      var position = 0
+      while position < last, whole[position].contains(tokens[start + position]) { position += 1 }
+      guard position == last else { continue }
       let next = tokens[start + last]
       guard matching[last].contains(next) else { continue }
-      if length == count && lastIsWhole(next) { return 0 }
+      // Tier 5: as many words as the query, each equal to its query word or a whole-word typo.
+      if length == count && isWholeLast(next, words) { return 0 }
       startsWithQuery = true
     }
     return startsWithQuery ? 1 : nil
   }
 
-  /// Whether every query word matches one of the words at `positions` of `tokens`.
-  private func hasEveryWord(in positions: Range<Int>, _ matching: [CatalogWordSet]) -> Bool {
-    matching.allSatisfy { set in positions.contains { set.contains(tokens[$0]) } }
+  /// Whether the last query word equals word `token` or is a whole-word typo of it.
+  private func isWholeLast(_ token: Int32, _ words: TypoWords) -> Bool {
+    if let known = words.lastWhole { return known.contains(token) }
+    let last = query.words.count - 1
+    return words.whole[last].contains(token) || CatalogRanking.isTypo(query.words[last], of: index.words[Int(token)])
+  }
+
+  /// Where every query word matches one of the words at `positions` of `tokens` (by
+  /// `matching`), whose primary names' words end at `primaryEnd`; nil when some word matches
+  /// none. One scan per word serves both tiers: the secondary names' words follow the primary
+  /// ones.
+  private func matchTier(in positions: Range<Int>, primaryEnd: Int, _ matching: [CatalogWordSet]) -> WordTier? {
+    var tier = WordTier.primary
+    for set in matching {
+      var position = positions.lowerBound
+      while position < positions.upperBound, !set.contains(tokens[position]) { position += 1 }
+      if position == positions.upperBound { return nil }
+      if position >= primaryEnd { tier = .secondary }
+    }
+    return tier
   }
 }

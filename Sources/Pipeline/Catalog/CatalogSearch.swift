@@ -15,19 +15,21 @@ extension CatalogIndex {
   /// The same for a term already folded.
   func search(_ query: CatalogQuery, limit: Int) -> [SearchItem] {
     guard limit > 0, positions.count > 0, !query.isEmpty else { return [] }
-    var search = CatalogSearch(index: self, query: query, limit: limit)
-    search.run()
-    return search.ranks.map { store.item(at: Int(positions[Int($0)])) }
+    return CatalogSearch(index: self, query: query, limit: limit).run().map { store.item(at: Int(positions[Int($0)])) }
   }
 }
 
-/// The state of one search: the words each query word starts, and the ranks found so far.
+/// What one search reads: the words each query word starts, and the index's arrays.
 ///
 /// Each tier walks the posting lists of its *driver* — the query word with the fewest
 /// candidate items — in rank order and checks the other words on each candidate's own words,
 /// stopping once `limit` items are found. Before checking a candidate's words one by one, the
 /// item's `itemWordBits` must share a bit with every query word's matching words, which rejects
 /// many candidates in a few instructions.
+///
+/// The tiers are not mutating: they append to a list of ranks passed in, so that calling a
+/// helper from a tier's loop does not copy the whole search first (a mutating method must,
+/// since the helper could otherwise see the search change under it).
 struct CatalogSearch {
   let index: CatalogIndex
   let query: CatalogQuery
@@ -45,14 +47,11 @@ struct CatalogSearch {
   let itemWordBits: IndexTable<UInt64>
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
   let startBits: [UInt64]
-  /// The answer so far, best first.
-  var ranks: [Int32]
 
   init(index: CatalogIndex, query: CatalogQuery, limit: Int) {
     self.index = index
     self.query = query
     self.limit = limit
-    ranks = Self.rankList(limit)
     var starts: [CatalogWordSet] = []
     var exactIds: [Int?] = []
     for word in query.words.indices {
@@ -87,21 +86,24 @@ struct CatalogSearch {
     return words.ids.reduce(0) { $0 | CatalogIndex.wordBit(Int32($1)) }
   }
 
-  /// Runs the tiers in order until `limit` ranks are found or every tier is exhausted.
-  mutating func run() {
-    let nameMatches = collectNameMatches()
-    guard ranks.count < limit else { return }
-    collectWordMatches(skipping: nameMatches)
+  /// The answer, best first: the tiers in order until `limit` ranks are found or every tier is
+  /// exhausted.
+  func run() -> [Int32] {
+    var ranks = Self.rankList(limit)
+    let nameMatches = collectNameMatches(into: &ranks)
+    guard ranks.count < limit else { return ranks }
+    collectWordMatches(skipping: nameMatches, into: &ranks)
     // Typos only when nothing better was found (`CatalogRanking`).
-    guard ranks.isEmpty else { return }
-    collectTypoMatches()
+    guard ranks.isEmpty else { return ranks }
+    collectTypoMatches(into: &ranks)
+    return ranks
   }
 
   // MARK: Tiers 1 and 2: a primary name is the query, a primary name starts with it
 
-  /// Appends the items with a primary name that is the query, then the others with one starting
-  /// with it; returns both together, ascending.
-  private mutating func collectNameMatches() -> [Int32] {
+  /// Appends to `ranks` the items with a primary name that is the query, then the others with
+  /// one starting with it; returns both together, ascending.
+  private func collectNameMatches(into ranks: inout [Int32]) -> [Int32] {
     let exact = exactNameMatches()
     ranks.append(contentsOf: exact)
     let last = query.words.count - 1
@@ -152,9 +154,11 @@ struct CatalogSearch {
   /// Tier 2 for several query words: all but the last must be whole words of a primary name,
   /// in order, and the last must start the next word.
   ///
-  /// Candidates are the items with the rarest of the whole words or of the words the last one
-  /// starts. A candidate lacking the bit of a whole word, or of every word the last one starts,
-  /// fails before its names are read.
+  /// Candidates are the items with a primary name starting with the first whole word, or those
+  /// with the rarest of the other whole words or of the words the last one starts, if fewer
+  /// ("a ma": every item with "a" in a name is far more than those whose name starts with it).
+  /// A candidate lacking the bit of a whole word, or of every word the last one starts, fails
+  /// before its names are read.
   private func namesStartingWithWords(last: Int) -> [Int32] {
     var exact: [Int32] = []
     for id in exactIds.dropLast() {
@@ -162,8 +166,13 @@ struct CatalogSearch {
       exact.append(Int32(id))
     }
     let exactSets = exact.map { CatalogWordSet([Int($0)..<Int($0) + 1]) }
-    let containing = (exactSets + [starts[last]]).min { postingCount(of: $0) < postingCount(of: $1) } ?? starts[last]
-    var candidates = candidates(in: index.postings, of: containing, alone: false)
+    let others = exactSets.dropFirst() + [starts[last]]
+    let containing = others.min { postingCount(of: $0) < postingCount(of: $1) } ?? starts[last]
+    let first = Int(exact[0])..<Int(exact[0]) + 1
+    var candidates =
+      index.nameStarts.count(in: first) <= postingCount(of: containing)
+      ? candidates(in: index.nameStarts, of: exactSets[0], alone: false)
+      : candidates(in: index.postings, of: containing, alone: false)
     let exactBits = exact.map { CatalogIndex.wordBit($0) }
     var found = Self.rankList(limit)
     while found.count < limit, let rank = candidates.next() {
@@ -198,16 +207,19 @@ struct CatalogSearch {
   }
 
   /// The entries (name forms) of the item's primary names.
+  @inline(__always)
   func primaryEntries(of rank: Int32) -> Range<Int> {
     Int(entries[Int(rank)])..<Int(secondaryEntries[Int(rank)])
   }
 
   /// Where the words of the item's primary names lie in `tokens`.
+  @inline(__always)
   func primaryWordRange(of rank: Int32) -> Range<Int> {
     Int(entryBounds[Int(entries[Int(rank)])])..<Int(entryBounds[Int(secondaryEntries[Int(rank)])])
   }
 
-  /// Where all words of the item's names lie in `tokens`.
+  /// Where all words of the item's names lie in `tokens`; they start with the primary ones.
+  @inline(__always)
   func wordRange(of rank: Int32) -> Range<Int> {
     Int(entryBounds[Int(entries[Int(rank)])])..<Int(entryBounds[Int(entries[Int(rank) + 1])])
   }

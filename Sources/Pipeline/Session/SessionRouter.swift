@@ -15,7 +15,9 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
   /// the router's owner, under its lock.
   final class Session: @unchecked Sendable {
     let operators: SessionPipeline<C>.Operators
-    var lastActivity: C.Instant
+    // Unchecked: only the router's owner touches it, under its lock (see above); the dynamic
+    // access check cost more per keystroke than the write it guarded.
+    @exclusivity(unchecked) var lastActivity: C.Instant
 
     init(operators: SessionPipeline<C>.Operators, lastActivity: C.Instant) {
       self.operators = operators

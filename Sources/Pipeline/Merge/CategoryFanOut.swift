@@ -163,7 +163,16 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
   /// `category`'s items in `answer`, tagged with where they came from: the one place an answer
   /// becomes a category result, for cached, joined, loaded and stale answers alike.
   private func result(for category: Category, in answer: SearchRepository<C>.Answer) -> CategoryResult {
-    CategoryResult(category: category, outcome: .items(answer.items[category] ?? [], from: itemOrigin(answer)))
+    CategoryResult(category: category, outcome: .items(items(of: category, in: answer), from: itemOrigin(answer)))
+  }
+
+  /// `category`'s items in `answer`. An answer for one category holds one entry: it is read as
+  /// the first rather than hashed for, at every category of every search.
+  private func items(of category: Category, in answer: SearchRepository<C>.Answer) -> [SearchItem] {
+    if answer.items.count == 1, let only = answer.items.first {
+      return only.key == category ? only.value : []
+    }
+    return answer.items[category] ?? []
   }
 
   private func itemOrigin(_ answer: SearchRepository<C>.Answer) -> ItemOrigin {

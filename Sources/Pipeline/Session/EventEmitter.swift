@@ -19,9 +19,16 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
     /// The latest `at_ms` given: a later stamp never goes below it.
     var atMilliseconds: Int64 = 0
     var summary = RunSummary()
-    /// The term and input line of the search each session has in flight, keyed by session (nil
-    /// for none).
-    var openSearches: [String?: (term: String, line: Int?)] = [:]
+    /// The term and input line of the search each named session has in flight, keyed by name.
+    var openSearches: [String: (term: String, line: Int?)] = [:]
+    /// The same for the unnamed session, the only one of a replay or a piped run: kept beside
+    /// the table rather than in it under nil, which hashed the key twice per search.
+    var unnamedOpenSearch: (term: String, line: Int?)?
+
+    /// Records the search `session` has in flight, or (nil) that it has none.
+    mutating func setOpenSearch(_ search: (term: String, line: Int?)?, session: String?) {
+      if let session { openSearches[session] = search } else { unnamedOpenSearch = search }
+    }
     /// The run is stopping: searches still open end as `cancelled` for `shutdown`, whatever
     /// answer arrives meanwhile.
     var stopping = false
@@ -45,16 +52,16 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
       switch kind {
       case .search(let term):
         summary.searches += 1
-        openSearches[session] = (term, inputLine)
+        setOpenSearch((term, inputLine), session: session)
       case .results:
         summary.results += 1
-        openSearches[session] = nil
+        setOpenSearch(nil, session: session)
       case .error:
         summary.errors += 1
-        openSearches[session] = nil
+        setOpenSearch(nil, session: session)
       case .cancelled:
         summary.cancellations += 1
-        openSearches[session] = nil
+        setOpenSearch(nil, session: session)
       case .inputError:
         summary.inputErrors += 1
       case .cleared, .partial, .waiting, .summary:
@@ -142,14 +149,12 @@ final class EventEmitter<C: Clock>: Sendable where C.Duration == Duration {
 
   /// Reports every search still open as cancelled for `shutdown`, in session order.
   func cancelOpenSearches() {
-    let open = state.withLock { $0.openSearches }
+    let (unnamed, named) = state.withLock { ($0.unnamedOpenSearch, $0.openSearches) }
     // The unnamed session first, then by name: the same order in every process.
-    let ordered = open.sorted { lhs, rhs in
-      guard let left = lhs.key else { return rhs.key != nil }
-      guard let right = rhs.key else { return false }
-      return left < right
+    if let search = unnamed {
+      emit(.cancelled(term: search.term, reason: .shutdown), session: nil, inputLine: search.line)
     }
-    for (session, search) in ordered {
+    for (session, search) in named.sorted(by: { $0.key < $1.key }) {
       emit(.cancelled(term: search.term, reason: .shutdown), session: session, inputLine: search.line)
     }
   }

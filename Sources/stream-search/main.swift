@@ -91,9 +91,11 @@ case .search(let options):
   }
   let stop = observeSignals()
   let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
+  // A replay of the catalog makes its events as fast as it can: batched. A replay of a network
+  // source waits for real answers between them, and each is written when it comes.
   let output = EventOutput(
     writer: writer, format: options.format, statsLog: options.stats ? log : nil,
-    pace: options.replay ? .batched : .prompt)
+    pace: options.replay && options.source == .catalog ? .batched : .prompt)
   let status: ExitStatus
   if options.interactive {
     status = await InteractiveCommand(setup: setup, log: log, stop: stop).run()

@@ -31,6 +31,41 @@ import Testing
     #expect(result.stderr == "status 0\n")
   }
 
+  @Test func aReplayOfANetworkSourceWritesEachAnswerWhileItWaitsForTheNext() async throws {
+    // A replay of the catalog hands its events over in batches; one of a network source waits
+    // for real answers, and must write what it has meanwhile. "love" is never answered, so the
+    // replay waits on it with its whole recording read; "taylor"'s results must come out then.
+    try await withStandIn({ request in
+      request.value(of: "term") == "love"
+        ? .fault(.noAnswer) : .json(#"{"resultCount":0,"results":[]}"#)
+    }) { server in
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-net-\(UUID())")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let recording = directory.appendingPathComponent("typed.jsonl")
+      try Data((#"{"at_ms": 0, "term": "taylor"}"# + "\n" + #"{"at_ms": 1000, "term": "love"}"# + "\n").utf8)
+        .write(to: recording)
+      let tool = try RunningProcess(
+        try toolBinary(),
+        arguments: [
+          "--replay", "--input", recording.path, "--source", server.url("/search").absoluteString,
+          "--format", "jsonl", "--categories", "music", "--retries", "0", "--cache-dir", "none",
+          "--timeout", "60s",
+        ])
+      // Polled for at most 20 s, well before the search's timeout: held-back events would only
+      // come out when it ends the run.
+      var written = false
+      for _ in 0..<400 where !written {
+        written = tool.lines.contains { $0.contains(#""type":"results","seq":2,"at_ms":300,"term":"taylor""#) }
+        if !written { try await Task.sleep(for: .milliseconds(50)) }
+      }
+      // Killed, not stopped: a replay acts on a signal between lines, after the answer in flight.
+      tool.send(SIGKILL)
+      _ = await tool.waitForExit()
+      #expect(written, "the first answer was not written while the replay waited for the second")
+    }
+  }
+
   @Test func aReplayFedByHandWritesItsEventsWhileItWaitsForTheNextLine() async throws {
     // A replay hands its events to the writer in batches; the batch must not wait for the input
     // to end. The second keystroke moves time past the first one's debounce, so the first

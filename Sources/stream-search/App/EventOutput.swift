@@ -23,7 +23,7 @@ final class EventOutput: Sendable {
     /// Each event is written as soon as it comes: live output.
     case prompt
     /// Events are written in batches, and whenever the producer calls ``flush()`` (before it
-    /// waits for input): a replay, whose events all come at once.
+    /// waits for input): a replay of the catalog, whose events all come at once.
     case batched
   }
 

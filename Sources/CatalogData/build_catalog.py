@@ -707,9 +707,14 @@ def child_letter_bits(letters):
   return bits
 
 
-def word_trie(words):
+# Where a node's letters below hold the categories of its words (`WordTrie.categoryShift`).
+CATEGORY_SHIFT = 36
+
+
+def word_trie(words, categories):
   """`WordTrie`: the nodes of the words' trie breadth first (letter, first child, first word, end
-  of its words, child letters, letters below), and one more closing the last node's children."""
+  of its words, child letters, letters below with the categories of the words below), and one
+  more closing the last node's children. `categories[id]`: bit n set when index n has word id."""
   depth = max((len(word) for word in words), default=0)
   # The nodes at depth d: the first word of each distinct start of d letters, in order.
   levels = [[] for _ in range(depth + 1)]
@@ -745,6 +750,8 @@ def word_trie(words):
     for child in range(first, stop):
       nodes[child][3] = nodes[child + 1][2] >> 1 if child + 1 < stop else nodes[node][3]
   for node in range(len(nodes) - 2, -1, -1):
+    if nodes[node][2] & 1:
+      nodes[node][5] |= categories[nodes[node][2] >> 1] << CATEGORY_SHIFT
     for child in range(nodes[node][1], nodes[node + 1][1]):
       nodes[node][5] |= nodes[child][5] | letter_bit(nodes[child][0])
   return {"nodes": nodes, "depth": depth}
@@ -868,7 +875,11 @@ def c_source(catalog):
   for word in dictionary:
     word_starts.append(word_starts[-1] + len(word))
   words = f"{source.array('int32_t', word_starts)}, {source.array('uint32_t', (ord(c) for w in dictionary for c in w))}"
-  trie = word_trie([[ord(c) for c in word] for word in dictionary])
+  categories = [0] * len(dictionary)
+  for number, index in enumerate(catalog["indexes"]):
+    for word_id in index["catalog_words"]:
+      categories[word_id] |= 1 << number
+  trie = word_trie([[ord(c) for c in word] for word in dictionary], categories)
   form_starts, form_bounds, form_tokens = [0], [0], []
   for forms_of_name in catalog["name_forms"]:
     for form in forms_of_name:

@@ -11,7 +11,14 @@ import Testing
   @Test func thePrebuiltTrieIsTheOneSwiftBuilds() async {
     await OwnThread.running {
       let prebuilt = BuiltInCatalog.typoSearch.trie
-      let built = WordTrie(words: BuiltInCatalog.shared.foldedNames().words)
+      // Each word of the categories whose index has it (their catalog word ids are checked
+      // against the Swift-built indexes' below).
+      let words = BuiltInCatalog.shared.foldedNames().words
+      var categories = [UInt32](repeating: 0, count: words.count)
+      for (number, category) in BuiltInCatalog.indexedCategories.enumerated() {
+        for id in BuiltInCatalog.indexes[category]?.catalogWords.values ?? [] { categories[Int(id)] |= 1 << number }
+      }
+      let built = WordTrie(words: words, categories: categories)
       let fields = { (trie: WordTrie) in
         trie.nodes.values.map {
           [
@@ -35,7 +42,7 @@ import Testing
       let built = CatalogIndex(
         store: catalog, positions: positions, names: catalog.foldedNames(),
         artistIsPrimary: CatalogRanking.artistIsPrimary(in: category),
-        typoSearch: CatalogTypoSearch(trie: WordTrie(words: [])))
+        typoSearch: CatalogTypoSearch(trie: WordTrie(words: [], categories: [])), typoCategory: 1)
       #expect(prebuilt.positions.count > 100)
       #expect(prebuilt.positions.values == built.positions.values, "rank order")
       #expect(prebuilt.words.all == built.words.all, "dictionary")

@@ -45,7 +45,8 @@ import Testing
     var empty: [String] = []
     for query in Self.queries {
       let answers = source.answerAtOnce(
-        SearchRequest(term: query.term, category: .music, limit: 25), categories: Category.defaults)
+        SearchRequest(term: query.term, category: .music, limit: 25), categories: Category.defaults,
+        searching: Category.defaults)
       if answers.values.allSatisfy(\.isEmpty) { empty.append(query.term) }
     }
     #expect(empty.isEmpty, "answered with nothing at all: \(empty)")

@@ -37,7 +37,7 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
     var indexes: [Category: CatalogIndex] = [:]
     for (number, category) in indexedCategories.enumerated() {
       guard let index = data.indexes?[number] else { continue }
-      indexes[category] = shared.index(index)
+      indexes[category] = shared.index(index, typoCategory: 1 << number)
     }
     return indexes
   }()
@@ -108,8 +108,8 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
       words: words.all, formStart: formStart.values, formBounds: formBounds.values, tokens: tokens.values)
   }
 
-  /// The views of one prebuilt index.
-  private func index(_ index: stream_search_catalog_index) -> CatalogIndex {
+  /// The views of one prebuilt index, whose words carry `typoCategory` in the trie.
+  private func index(_ index: stream_search_catalog_index, typoCategory: UInt32) -> CatalogIndex {
     let (ranks, wordCount, entryCount) = (Int(index.rank_count), Int(index.word_count), Int(index.entry_count))
     func table<Element>(_ start: UnsafePointer<Element>?, _ count: Int) -> IndexTable<Element> {
       IndexTable(static: start, count: count)
@@ -128,7 +128,7 @@ struct BuiltInCatalog: CatalogItemStore, @unchecked Sendable {
       nameEnds: lists(index.name_end_starts, index.name_ends), entries: table(index.entries, ranks + 1),
       secondaryEntries: table(index.secondary_entries, ranks), entryBounds: entryBounds,
       tokens: table(index.tokens, Int(entryBounds[entryCount])), itemWordBits: table(index.item_word_bits, ranks),
-      typoSearch: Self.typoSearch, catalogWords: table(index.catalog_words, wordCount))
+      typoSearch: Self.typoSearch, typoCategory: typoCategory, catalogWords: table(index.catalog_words, wordCount))
   }
 
   func category(at position: Int) -> Category? {

@@ -23,18 +23,23 @@ extension CatalogIndex {
 
   /// The words query word `word` is within its typo allowance of (`CatalogRanking.isTypo`), or
   /// with `prefix`, of whose start it is: found by walking the catalog dictionary's trie
-  /// (`CatalogTypoSearch`), not by comparing words, and kept to this index's words.
+  /// (`CatalogTypoSearch`) for the categories `categories` the search asks (bit `n`: catalog
+  /// index `n`; this index's own is added), not by comparing words, and kept to this index's
+  /// words.
   ///
   /// The last few answers are kept: while a term is typed, its earlier words are asked again at
   /// every keystroke.
-  func typos(of word: FoldedWord, prefix: Bool) -> CatalogWordSet {
+  func typos(of word: FoldedWord, prefix: Bool, categories: UInt32) -> CatalogWordSet {
     let allowance = CatalogRanking.typoAllowance(forLength: word.count)
     guard allowance > 0 else { return CatalogWordSet([]) }
-    if let known = recentTypos.withLock({ $0.answer(for: word, prefix: prefix) }) { return known }
+    let categories = categories | typoCategory
+    if let known = recentTypos.withLock({ $0.answer(for: word, prefix: prefix, categories: categories) }) {
+      return known
+    }
     // A run of the catalog's ids is the run of this index's words between where its two ends
     // would be.
     var ranges: [Range<Int>] = []
-    for run in typoSearch.typos(of: word, allowance: allowance, prefix: prefix) {
+    for run in typoSearch.typos(of: word, allowance: allowance, prefix: prefix, categories: categories) {
       let local = ownWord(atOrAfter: run.lowerBound)..<ownWord(atOrAfter: run.upperBound)
       guard !local.isEmpty else { continue }
       if let last = ranges.last, last.upperBound == local.lowerBound {
@@ -44,7 +49,7 @@ extension CatalogIndex {
       }
     }
     let found = CatalogWordSet(ranges)
-    recentTypos.withLock { $0.keep(found, for: word, prefix: prefix) }
+    recentTypos.withLock { $0.keep(found, for: word, prefix: prefix, categories: categories) }
     return found
   }
 

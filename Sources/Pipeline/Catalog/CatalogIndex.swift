@@ -33,10 +33,12 @@ final class CatalogIndex: Sendable {
   /// Rank → a 64-bit summary of its words (see `wordBit`): a query word none of whose words'
   /// bits are set cannot match the item, which rules out most candidates with one AND.
   let itemWordBits: IndexTable<UInt64>
-  /// The catalog's typo search, shared by its indexes, and per word of this index its id in the
+  /// The catalog's typo search, shared by its indexes, this index's bit in its sets of
+  /// categories (bit `n` for the catalog's index `n`), and per word of this index its id in the
   /// catalog's dictionary (ascending: a subset of a sorted dictionary stays sorted), which maps
   /// the catalog's runs of word ids to this index's.
   let typoSearch: CatalogTypoSearch
+  let typoCategory: UInt32
   let catalogWords: IndexTable<Int32>
   /// The last typo searches' answers (see `typos(of:prefix:)`).
   let recentTypos = Mutex(RecentTypos<CatalogWordSet>())
@@ -46,7 +48,8 @@ final class CatalogIndex: Sendable {
     store: any CatalogItemStore, positions: IndexTable<UInt32>, words: IndexWords, postings: PostingLists,
     nameStarts: PostingLists, nameEnds: PostingLists, entries: IndexTable<Int32>,
     secondaryEntries: IndexTable<Int32>, entryBounds: IndexTable<Int32>, tokens: IndexTable<Int32>,
-    itemWordBits: IndexTable<UInt64>, typoSearch: CatalogTypoSearch, catalogWords: IndexTable<Int32>
+    itemWordBits: IndexTable<UInt64>, typoSearch: CatalogTypoSearch, typoCategory: UInt32,
+    catalogWords: IndexTable<Int32>
   ) {
     self.store = store
     self.positions = positions
@@ -60,16 +63,18 @@ final class CatalogIndex: Sendable {
     self.tokens = tokens
     self.itemWordBits = itemWordBits
     self.typoSearch = typoSearch
+    self.typoCategory = typoCategory
     self.catalogWords = catalogWords
   }
 
   /// Indexes the items of `store` at `positions` (any order; ties of popularity are broken by id),
   /// whose names are folded in `names` (`CatalogItemStore.foldedNames()`); an item's artist is a
   /// secondary name unless `artistIsPrimary` (`CatalogRanking.artistIsPrimary(in:)`). Typos are
-  /// found by `typoSearch`, the search of `names.words` every index of the catalog shares.
+  /// found by `typoSearch`, the search of `names.words` every index of the catalog shares, in
+  /// whose trie this index's words carry `typoCategory`.
   convenience init(
     store: any CatalogItemStore, positions unordered: [UInt32], names: FoldedNames, artistIsPrimary: Bool,
-    typoSearch: CatalogTypoSearch
+    typoSearch: CatalogTypoSearch, typoCategory: UInt32
   ) {
     let positions = CatalogIndex.rankOrder(unordered, in: store)
 
@@ -122,7 +127,7 @@ final class CatalogIndex: Sendable {
       entryBounds: IndexTable(entryBounds), tokens: IndexTable(tokens),
       itemWordBits: IndexTable(
         positions.indices.map { allWords($0).reduce(UInt64(0)) { $0 | CatalogIndex.wordBit($1) } }),
-      typoSearch: typoSearch, catalogWords: IndexTable(catalogWords))
+      typoSearch: typoSearch, typoCategory: typoCategory, catalogWords: IndexTable(catalogWords))
   }
 
   /// Word id → the ranks with a primary form whose first word (or with `last`, whose last word)

@@ -94,7 +94,9 @@ extension CatalogSearch {
     var matching: [CatalogWordSet] = []
     var whole: [CatalogWordSet] = []
     for (number, word) in query.words.enumerated() {
-      let typos = allowances[number] > 0 ? index.typos(of: word, prefix: number == last) : CatalogWordSet([])
+      let typos =
+        allowances[number] > 0
+        ? index.typos(of: word, prefix: number == last, categories: categories) : CatalogWordSet([])
       let union = starts[number].union(typos)
       guard !union.isEmpty else { return }
       let exact = CatalogWordSet(exactIds[number].map { [$0..<$0 + 1] } ?? [])
@@ -111,7 +113,7 @@ extension CatalogSearch {
     let lastWhole =
       allowances[last] == 0 || fewEnds
       ? (allowances[last] == 0 ? whole[last] : lastMatches)
-      : whole[last].union(index.typos(of: query.words[last], prefix: false))
+      : whole[last].union(index.typos(of: query.words[last], prefix: false, categories: categories))
     let words = TypoWords(matching: matching, whole: whole, lastWhole: fewEnds ? nil : lastWhole)
     let exactTypos = exactTypoNames(words, lastWhole: lastWhole)
     guard exactTypos.count < limit else {

@@ -9,13 +9,17 @@ extension CatalogIndex {
   /// The answer `CatalogRanking` defines: eight tiers, each complete before the next starts,
   /// typos only when the first four find nothing, within a tier by popularity, then id.
   func search(_ term: String, limit: Int) -> [SearchItem] {
-    search(CatalogQuery(term), limit: limit)
+    search(CatalogQuery(term), limit: limit, categories: typoCategory)
   }
 
-  /// The same for a term already folded.
-  func search(_ query: CatalogQuery, limit: Int) -> [SearchItem] {
+  /// The same for a term already folded, in a search of `categories` (bit `n`: the catalog's
+  /// index `n`; `CatalogSource.typoCategories(of:)`), whose typos one walk of the catalog's trie
+  /// finds for all of them.
+  func search(_ query: CatalogQuery, limit: Int, categories: UInt32) -> [SearchItem] {
     guard limit > 0, positions.count > 0, !query.isEmpty else { return [] }
-    return CatalogSearch(index: self, query: query, limit: limit).run().map { store.item(at: Int(positions[Int($0)])) }
+    return CatalogSearch(index: self, query: query, limit: limit, categories: categories).run().map {
+      store.item(at: Int(positions[Int($0)]))
+    }
   }
 }
 
@@ -34,6 +38,8 @@ struct CatalogSearch {
   let index: CatalogIndex
   let query: CatalogQuery
   let limit: Int
+  /// The categories of the search this one is part of, for the typo search.
+  let categories: UInt32
   /// Per query word, the ids of the words it starts.
   let starts: [CatalogWordSet]
   /// Per query word, the id of the word it is; nil when no name has that word.
@@ -48,10 +54,11 @@ struct CatalogSearch {
   /// Per query word, the `wordBit`s of the words it starts (all bits when there are many).
   let startBits: [UInt64]
 
-  init(index: CatalogIndex, query: CatalogQuery, limit: Int) {
+  init(index: CatalogIndex, query: CatalogQuery, limit: Int, categories: UInt32) {
     self.index = index
     self.query = query
     self.limit = limit
+    self.categories = categories
     var starts: [CatalogWordSet] = []
     var exactIds: [Int?] = []
     for word in query.words.indices {

@@ -11,7 +11,7 @@ extension CatalogSource: MultiCategorySearchSource {
     for category in categories {
       var perCategory = request
       perCategory.category = category
-      answer[category] = try await search(perCategory, waiting: false)
+      answer[category] = try await search(perCategory, among: categories, waiting: false)
     }
     try await holdBack()
     return answer

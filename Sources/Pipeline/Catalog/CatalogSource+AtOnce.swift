@@ -7,20 +7,24 @@ protocol AtOnceSearchSource: SearchSource {
   /// Whether ``answerAtOnce(_:categories:)`` may be used: the source would not wait.
   var answersAtOnce: Bool { get }
 
-  /// The answer for `request` in each of `categories`, computed on this thread. Never waits
-  /// and never fails; only called when ``answersAtOnce``.
-  func answerAtOnce(_ request: SearchRequest, categories: [Category]) -> [Category: [SearchItem]]
+  /// The answer for `request` in each of `categories`, computed on this thread, in a search of
+  /// `searching` (which holds `categories`: the search asks the others in calls of their own,
+  /// and the source may share work between them). Never waits and never fails; only called
+  /// when ``answersAtOnce``.
+  func answerAtOnce(_ request: SearchRequest, categories: [Category], searching: [Category]) -> [Category: [SearchItem]]
 }
 
 extension CatalogSource: AtOnceSearchSource {
   var answersAtOnce: Bool { latency <= .zero || !hasClock }
 
-  func answerAtOnce(_ request: SearchRequest, categories: [Category]) -> [Category: [SearchItem]] {
+  func answerAtOnce(_ request: SearchRequest, categories: [Category], searching: [Category]) -> [Category: [SearchItem]]
+  {
     var answer: [Category: [SearchItem]] = [:]
     // Folded once for all categories (and kept for the next category's call).
     let query = recentQuery.query(for: request.term)
+    let typoCategories = typoCategories(of: searching)
     for category in categories {
-      answer[category] = indexes[category]?.search(query, limit: request.limit) ?? []
+      answer[category] = indexes[category]?.search(query, limit: request.limit, categories: typoCategories) ?? []
     }
     return answer
   }

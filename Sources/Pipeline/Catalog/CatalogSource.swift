@@ -87,13 +87,32 @@ public struct CatalogSource: SearchSource {
     // The categories are indexed side by side: start-up is most of a short run's time.
     let categories = Array(byCategory)
     let names = store.foldedNames()
-    let typoSearch = CatalogTypoSearch(trie: WordTrie(words: names.words))
+    // Index `n` is category bit `n` of the trie (fewer categories than `WordTrie.categoryLimit`):
+    // each word is marked with the categories of the items whose names have it, the words each
+    // index holds.
+    var wordCategories = [UInt32](repeating: 0, count: names.words.count)
+    for (number, (_, positions)) in categories.enumerated() {
+      func mark(_ name: Int32) {
+        guard name != CatalogItemNames.none else { return }
+        for form in names.forms(ofName: name) {
+          for word in names.words(ofForm: form) { wordCategories[Int(word)] |= 1 << number }
+        }
+      }
+      for position in positions {
+        let item = store.names(at: Int(position))
+        mark(item.track)
+        mark(item.collection)
+        mark(item.artist)
+      }
+    }
+    let typoSearch = CatalogTypoSearch(trie: WordTrie(words: names.words, categories: wordCategories))
     let built = Mutex<[Category: CatalogIndex]>([:])
     DispatchQueue.concurrentPerform(iterations: categories.count) { number in
       let (category, positions) = categories[number]
       let index = CatalogIndex(
         store: store, positions: positions, names: names,
-        artistIsPrimary: CatalogRanking.artistIsPrimary(in: category), typoSearch: typoSearch)
+        artistIsPrimary: CatalogRanking.artistIsPrimary(in: category), typoSearch: typoSearch,
+        typoCategory: 1 << number)
       built.withLock { $0[category] = index }
     }
     self.init(indexes: built.withLock { $0 }, latency: latency, clock: clock)
@@ -120,15 +139,25 @@ public struct CatalogSource: SearchSource {
   /// - Latency: with a non-zero `latency`, the answer is computed first, then held back for
   ///   `latency` on the clock; a zero latency never touches the clock.
   public func search(_ request: SearchRequest) async throws -> [SearchItem] {
-    try await search(request, waiting: true)
+    try await search(request, among: [request.category], waiting: true)
   }
 
-  /// The answer, held back for `latency` when `waiting`.
-  func search(_ request: SearchRequest, waiting: Bool) async throws -> [SearchItem] {
+  /// The answer, held back for `latency` when `waiting`, in a search of `categories` (which
+  /// holds `request.category`).
+  func search(_ request: SearchRequest, among categories: [Category], waiting: Bool) async throws -> [SearchItem] {
     try Task.checkCancellation()
-    let answer = indexes[request.category]?.search(recentQuery.query(for: request.term), limit: request.limit) ?? []
+    let answer =
+      indexes[request.category]?.search(
+        recentQuery.query(for: request.term), limit: request.limit, categories: typoCategories(of: categories)) ?? []
     if waiting { try await holdBack() }
     return answer
+  }
+
+  /// The categories (`CatalogIndex.typoCategory` bits) whose words the typo search walks for a
+  /// search asking `categories`: those asked, no more, so that one walk serves them all and a
+  /// search of one category reads only its own words' branches of the catalog's trie.
+  func typoCategories(of categories: [Category]) -> UInt32 {
+    categories.reduce(0) { $0 | (indexes[$1]?.typoCategory ?? 0) }
   }
 
   /// Waits `latency` on the clock; a zero latency never touches it.

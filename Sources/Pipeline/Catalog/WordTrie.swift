@@ -18,7 +18,7 @@ struct WordTrie: Sendable {
   /// when a word ends at the node (that word is then the first), the end of the run of word ids
   /// below it, the letter bits (``letterBit(_:)``) of its children, with ``unranked`` when a
   /// child's letter outside the digits and a–z sorts before one inside, and those of every
-  /// letter below it.
+  /// letter below it with the categories of the words below it (``categoryBits(_:)``).
   typealias Node = stream_search_trie_node
 
   /// The nodes breadth first, the root first, then one more whose `first_child` closes the last
@@ -33,8 +33,9 @@ struct WordTrie: Sendable {
     self.depth = depth
   }
 
-  /// The trie of `words`, which must be sorted and distinct.
-  init(words: [FoldedWord]) {
+  /// The trie of `words`, which must be sorted and distinct; `categories[id]` has bit `n` set
+  /// when word `id` is one of catalog index `n`'s (none when it is empty).
+  init(words: [FoldedWord], categories: [UInt32]) {
     let depth = words.reduce(0) { max($0, $1.count) }
     // The nodes at depth d are the distinct starts of d letters, in dictionary order: each is
     // found at the first word that has it, where that word parts from the one before.
@@ -79,6 +80,9 @@ struct WordTrie: Sendable {
       }
     }
     for node in stride(from: nodes.count - 2, through: 0, by: -1) {
+      if nodes[node].first_word & 1 != 0, !categories.isEmpty {
+        nodes[node].letters_below |= Self.categoryBits(categories[Int(nodes[node].first_word >> 1)])
+      }
       for child in Int(nodes[node].first_child)..<Int(nodes[node + 1].first_child) {
         nodes[node].letters_below |= nodes[child].letters_below | Self.letterBit(nodes[child].letter)
       }
@@ -105,6 +109,20 @@ struct WordTrie: Sendable {
   /// The bits of the digits and a–z.
   static let rankedLetters: UInt64 = 1 << 36 - 1
 
+  /// The categories of a node's words, kept in its letters below above the letters' bits (a
+  /// letter set is compared only with letters' bits): bit `n` of `categories`, catalog index
+  /// `n`, is bit `categoryShift + n`. A walk for some categories leaves a branch none of them
+  /// has a word in, so a search of one category reads only its own words' branches.
+  static let categoryShift: UInt64 = 36
+  /// How many categories the spare bits hold.
+  static let categoryLimit = 26
+
+  /// The bits in a node's letters below of the categories `categories` (bit `n`: index `n`).
+  @inline(__always)
+  static func categoryBits(_ categories: UInt32) -> UInt64 {
+    UInt64(categories) << categoryShift
+  }
+
   /// The child letter set of a node whose children have `letters`, in order.
   static func childLetterBits(_ letters: some Sequence<UInt32>) -> UInt64 {
     var bits: UInt64 = 0
@@ -118,13 +136,17 @@ struct WordTrie: Sendable {
 
   /// The ids of the words within `allowance` typos of `query` (`CatalogRanking.isTypo`), or with
   /// `prefix`, of whose start it is within the allowance (`isTypo(_:ofPrefixOf:)`), as ascending
-  /// runs of ids; the words the query equals or starts are among them. None for an allowance of
-  /// 0 or a query word too long for the automaton.
-  func typoMatches(of query: FoldedWord, allowance: Int, prefix: Bool) -> [Range<Int32>] {
-    TypoAutomaton.run(query, allowance: allowance) { walk($0, prefix: prefix) } ?? []
+  /// runs of ids; the words the query equals or starts are among them. Only branches with a word
+  /// of one of `categories` (bit `n`: index `n`) are walked, so the runs hold every such word
+  /// and maybe others beside them. None for an allowance of 0 or a query word too long for the
+  /// automaton.
+  func typoMatches(of query: FoldedWord, allowance: Int, prefix: Bool, categories: UInt32) -> [Range<Int32>] {
+    TypoAutomaton.run(query, allowance: allowance) {
+      walk($0, prefix: prefix, categories: Self.categoryBits(categories))
+    } ?? []
   }
 
-  private func walk(_ automaton: TypoAutomaton, prefix: Bool) -> [Range<Int32>] {
+  private func walk(_ automaton: TypoAutomaton, prefix: Bool, categories: UInt64) -> [Range<Int32>] {
     var found: [Range<Int32>] = []
     // A walk reads a few hundred nodes: they are read without bounds checks, and the path (one
     // frame per letter of the deepest word) is allocated once.
@@ -166,6 +188,8 @@ struct WordTrie: Sendable {
           top.pointee.scan = Int32(child + 1)
         }
         let node = nodes[child]
+        // A branch with no word of the categories searched.
+        if node.letters_below & categories == 0 { continue }
         let state = automaton.reading(mask, in: top.pointee.state)
         if automaton.accepts(state) {
           if prefix {

@@ -72,7 +72,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     answered.reserveCapacity(categories.count)
     var missing: [(index: Int, category: Category)] = []
     for (index, category) in categories.enumerated() {
-      if let answer = repository.answerAtOnce(for: term, scope: .category(category)) {
+      if let answer = repository.answerAtOnce(for: term, scope: .category(category), searching: categories) {
         let arrival = Arrival(index: index, result: result(for: category, in: answer), origin: answer.origin)
         answered.append(arrival)
         progress?(arrival.result)
@@ -131,7 +131,7 @@ struct CategoryFanOut<C: Clock>: Sendable where C.Duration == Duration {
     // No category asked for: nothing to request, as in per-category mode.
     guard !categories.isEmpty else { return .answered(SearchOutcome(categories: [], source: .load)) }
     // An answer had at once is mapped like a loaded one: its origin says `cache` for a hit.
-    if let answer = repository.answerAtOnce(for: term, scope: .all(categories)) {
+    if let answer = repository.answerAtOnce(for: term, scope: .all(categories), searching: categories) {
       return .answered(outcome(of: answer, in: categories))
     }
     return .waiting { [self] completion in

@@ -237,11 +237,12 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// the source's own when it answers at once (an in-memory catalog with no latency) and neither
   /// a permit nor a store is involved. Nil, having done nothing, when the answer must be awaited
   /// with ``startAnswer(for:scope:onRateWait:completion:)`` (a request, a permit, a store's read,
-  /// a load in flight).
+  /// a load in flight). `searching` are all the categories of the search this answer is part of
+  /// (`scope`'s among them): a source may share work between them.
   ///
   /// The fused path: a search whose every category is answered here needs no task, no task
   /// group and no timeout. What it counts and logs is what the awaited path would.
-  func answerAtOnce(for term: SearchTerm, scope: Scope) -> Answer? {
+  func answerAtOnce(for term: SearchTerm, scope: Scope, searching: [Category]) -> Answer? {
     let key = key(for: term, scope: scope)
     guard let source = atOnceSource, source.answersAtOnce, limiter == nil, shared == nil,
       let first = scope.firstCategory
@@ -253,7 +254,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     // search, hit or not.
     func load() -> (value: Loaded, obtainedAt: C.Instant?) {
       countRequest(term: term, scope: scope)
-      let items = source.answerAtOnce(request(term, first), categories: scope.categories)
+      let items = source.answerAtOnce(request(term, first), categories: scope.categories, searching: searching)
       let loaded = fetched(items, for: key, term: term, scope: scope)
       return (loaded.value, loaded.obtainedAt)
     }

@@ -52,13 +52,10 @@ import Testing
           "--format", "jsonl", "--categories", "music", "--retries", "0", "--cache-dir", "none",
           "--timeout", "60s",
         ])
-      // Polled for at most 20 s, well before the search's timeout: held-back events would only
-      // come out when it ends the run.
-      var written = false
-      for _ in 0..<400 where !written {
-        written = tool.lines.contains { $0.contains(#""type":"results","seq":2,"at_ms":300,"term":"taylor""#) }
-        if !written { try await Task.sleep(for: .milliseconds(50)) }
-      }
+      // Bounded at 20 s, well before the search's timeout: held-back events would only come out
+      // when it ends the run.
+      let written = await tool.waitForLine(
+        containing: #""type":"results","seq":2,"at_ms":300,"term":"taylor""#, within: .seconds(20))
       // Killed, not stopped: a replay acts on a signal between lines, after the answer in flight.
       tool.send(SIGKILL)
       _ = await tool.waitForExit()
@@ -72,13 +69,10 @@ import Testing
     // one's results are due, and must be written while the tool waits for a third line.
     let tool = try RunningProcess(try toolBinary(), arguments: ["--replay", "--format", "jsonl"])
     tool.write(#"{"at_ms": 0, "term": "taylor"}"# + "\n" + #"{"at_ms": 1000, "term": "love"}"# + "\n")
-    // Polled for at most 30 s rather than awaited: held-back events would never come, as the
-    // tool waits for input, and the test must fail rather than hang.
-    var written = false
-    for _ in 0..<600 where !written {
-      written = tool.lines.contains { $0.contains(#""type":"results","seq":2,"at_ms":300,"term":"taylor""#) }
-      if !written { try await Task.sleep(for: .milliseconds(50)) }
-    }
+    // Bounded at 30 s: held-back events would never come, as the tool waits for input, and the
+    // test must fail rather than hang.
+    let written = await tool.waitForLine(
+      containing: #""type":"results","seq":2,"at_ms":300,"term":"taylor""#, within: .seconds(30))
     tool.closeInput()
     #expect(await tool.waitForExit() == 0)
     #expect(written, "the first keystroke's results were not written while the replay waited for input")

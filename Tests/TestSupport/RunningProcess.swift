@@ -95,6 +95,23 @@ public final class RunningProcess: Sendable {
     }
   }
 
+  /// Whether a stdout line contains `fragment` within `bound` of real time: returns as soon as
+  /// one does (or stdout ends), and `false` once `bound` has passed without one, for a test that
+  /// must fail rather than hang when the line never comes.
+  public func waitForLine(containing fragment: String, within bound: Duration) async -> Bool {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let once = ResumeOnce(continuation)
+      let nanoseconds =
+        Int(bound.components.seconds) * 1_000_000_000 + Int(bound.components.attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { once.resume() }
+      Task {
+        await self.waitForLine(containing: fragment)
+        once.resume()
+      }
+    }
+    return lines.contains { $0.contains(fragment) }
+  }
+
   /// Sends `signal` to the child.
   public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
@@ -136,5 +153,19 @@ public final class RunningProcess: Sendable {
       return waiters
     }
     for (_, continuation) in all { continuation.resume() }
+  }
+}
+
+/// A continuation resumed by whichever of several callers comes first; the others do nothing.
+private final class ResumeOnce: Sendable {
+  private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+  init(_ continuation: CheckedContinuation<Void, Never>) {
+    self.continuation = Mutex(continuation)
+  }
+
+  /// Resumes the continuation, after the lock is released, the first time only.
+  func resume() {
+    continuation.withLock { $0.take() }?.resume()
   }
 }

@@ -10,7 +10,7 @@ struct LineBatchChannelStateMachine<Element: Sendable> {
 
   private enum State {
     /// The reader thread is reading; `batches` wait for the consumer (at most `capacity`), and
-    /// `readerBlocked` says whether the reader waits for room.
+    /// `readerBlocked` says whether the reader waits for room (until half of it is free).
     case reading(batches: [Batch], readerBlocked: Bool)
     /// The consumer waits for a batch; nothing is buffered.
     case consumerWaiting(Consumer)
@@ -104,9 +104,12 @@ struct LineBatchChannelStateMachine<Element: Sendable> {
       }
       state = .done
       let batch = batches.removeFirst()
-      // Taking a batch makes room, so a blocked reader may send again.
-      state = .reading(batches: batches, readerBlocked: false)
-      return .deliver(.success(batch), wakeReader: readerBlocked)
+      // Taking a batch makes room, but a blocked reader is woken only once half the buffer is
+      // free: it then sends several batches per wake-up, and a wake-up (a system call, and on
+      // another core an interrupt) costs the consumer more than the batches it waited for.
+      let wake = readerBlocked && batches.count <= capacity / 2
+      state = .reading(batches: batches, readerBlocked: readerBlocked && !wake)
+      return .deliver(.success(batch), wakeReader: wake)
     case .consumerWaiting:
       preconditionFailure("Internal inconsistency: \(state) received a second consumer")
     case .ended(var batches, let end):

@@ -52,6 +52,32 @@ struct EventHandOffStateMachineTests {
     #expect(Self.taken(&machine)?.events == [5])
   }
 
+  @Test func aReplayWriterLeavesLessThanABatchQueuedUntilTheBatchFillsOrAFlush() {
+    var machine = EventHandOffStateMachine<Int>(capacity: 8, wakeAt: 3)
+    _ = machine.enqueue(1)
+    _ = Self.taken(&machine)
+    _ = machine.take()  // Asleep.
+    for event in 2...4 { _ = machine.enqueue(event) }
+    #expect(Self.taken(&machine)?.events == [2, 3, 4])
+    // Two events came while it wrote: too few to write on their own.
+    _ = machine.enqueue(5)
+    _ = machine.enqueue(6)
+    guard case .sleep = machine.take() else {
+      Issue.record("fewer events than a batch should wait, the writer asleep")
+      return
+    }
+    #expect(machine.enqueue(7) == .wakeWriter)
+    #expect(Self.taken(&machine)?.events == [5, 6, 7])
+    // A flush while the writer is awake: what is queued is written before it sleeps.
+    _ = machine.enqueue(8)
+    #expect(machine.flush() == false, "the writer is awake: nothing to wake")
+    #expect(Self.taken(&machine)?.events == [8])
+    guard case .sleep = machine.take() else {
+      Issue.record("an empty queue should put the writer to sleep")
+      return
+    }
+  }
+
   @Test func finishingWritesWhatIsQueuedThenStopsTheWriter() {
     var machine = EventHandOffStateMachine<Int>(capacity: 8, wakeAt: 3)
     #expect(machine.finish() == .done, "no event, no writer thread")

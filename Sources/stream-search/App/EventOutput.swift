@@ -31,7 +31,7 @@ final class EventOutput: Sendable {
   /// write of tens of kilobytes, and a bound of a few megabytes even for the largest.
   static let capacity = 512
   /// How many events a replay hands over at once.
-  static let batch = 128
+  static let batch = 256
 
   private let writer: OutputWriter
   private let format: CommandLineOptions.OutputFormat

@@ -9,15 +9,29 @@ struct EventHandOffStateMachine<Event> {
     /// No event yet, so no writer thread yet.
     case unstarted
     /// The writer thread writes a batch, or is about to take one; `queued` waits for its next
-    /// turn, `blockedProducers` wait for room, and `ending` says no producer will add more once
-    /// they are through (the writer exits when the queue is empty).
-    case writing(queued: [Event], blockedProducers: Int, ending: Bool)
+    /// turn, `blockedProducers` wait for room, and `goal` says how much it writes before it
+    /// sleeps again.
+    case writing(queued: [Event], blockedProducers: Int, goal: Goal)
     /// The writer thread sleeps until woken; `queued` holds fewer events than are worth waking it
     /// for (none, when every event wakes it).
     case idle(queued: [Event])
+
     /// The writer thread has stopped or is stopping: everything was written, or the output
     /// closed. `writerStarted` says whether there is a thread to wait for. Events are dropped.
     case stopped(writerStarted: Bool)
+  }
+
+  /// How much of the queue the writer thread writes before it sleeps again.
+  private enum Goal {
+    /// Batches of at least `wakeAt`: fewer wait, asleep, for more or for a flush. A writer that
+    /// woke for a batch and then wrote whatever came meanwhile would write a few events per
+    /// call and sleep after each, costing the producer a wake-up per few events.
+    case batches
+    /// Everything queued when the producer flushed; then batches again.
+    case everything
+    /// Everything, now and later: no producer adds more once they are through, and the writer
+    /// exits when the queue is empty.
+    case end
   }
 
   /// How many events may wait for the writer thread.
@@ -50,16 +64,16 @@ struct EventHandOffStateMachine<Event> {
   mutating func enqueue(_ event: Event) -> EnqueueAction {
     switch state {
     case .unstarted:
-      state = .writing(queued: [event], blockedProducers: 0, ending: false)
+      state = .writing(queued: [event], blockedProducers: 0, goal: .everything)
       return .startWriter
-    case .writing(var queued, let blocked, let ending):
+    case .writing(var queued, let blocked, let goal):
       guard queued.count < capacity else {
-        state = .writing(queued: queued, blockedProducers: blocked + 1, ending: ending)
+        state = .writing(queued: queued, blockedProducers: blocked + 1, goal: goal)
         return .waitForRoom
       }
       state = .unstarted  // Release the array so that appending does not copy it.
       queued.append(event)
-      state = .writing(queued: queued, blockedProducers: blocked, ending: ending)
+      state = .writing(queued: queued, blockedProducers: blocked, goal: goal)
       return .queued
     case .idle(var queued):
       state = .unstarted
@@ -68,7 +82,7 @@ struct EventHandOffStateMachine<Event> {
         state = .idle(queued: queued)
         return .queued
       }
-      state = .writing(queued: queued, blockedProducers: 0, ending: false)
+      state = .writing(queued: queued, blockedProducers: 0, goal: .batches)
       return .wakeWriter
     case .stopped:
       return .drop
@@ -77,9 +91,17 @@ struct EventHandOffStateMachine<Event> {
 
   /// The producer is about to idle (e.g. wait for input): wake the writer thread if events wait.
   mutating func flush() -> Bool {
-    guard case .idle(let queued) = state, !queued.isEmpty else { return false }
-    state = .writing(queued: queued, blockedProducers: 0, ending: false)
-    return true
+    switch state {
+    case .idle(let queued) where !queued.isEmpty:
+      state = .writing(queued: queued, blockedProducers: 0, goal: .everything)
+      return true
+    case .writing(let queued, let blocked, .batches):
+      // Awake: it writes what is queued before it sleeps.
+      state = .writing(queued: queued, blockedProducers: blocked, goal: .everything)
+      return false
+    case .unstarted, .idle, .writing, .stopped:
+      return false
+    }
   }
 
   enum FinishAction: Equatable {
@@ -96,10 +118,10 @@ struct EventHandOffStateMachine<Event> {
       state = .stopped(writerStarted: false)
       return .done
     case .writing(let queued, let blocked, _):
-      state = .writing(queued: queued, blockedProducers: blocked, ending: true)
+      state = .writing(queued: queued, blockedProducers: blocked, goal: .end)
       return .waitForWriter(wake: false)
     case .idle(let queued):
-      state = .writing(queued: queued, blockedProducers: 0, ending: true)
+      state = .writing(queued: queued, blockedProducers: 0, goal: .end)
       return .waitForWriter(wake: true)
     case .stopped(let writerStarted):
       return writerStarted ? .waitForWriter(wake: false) : .done
@@ -115,22 +137,24 @@ struct EventHandOffStateMachine<Event> {
     case exit
   }
 
-  /// For the writer thread: what to do next.
+  /// For the writer thread: what to do next. After writing a batch it sleeps while fewer than
+  /// `wakeAt` events are queued, unless the producer flushed or finished.
   mutating func take() -> TakeAction {
     switch state {
     case .unstarted:
       preconditionFailure("Internal inconsistency: a writer thread ran before any event")
-    case .writing(let queued, let blocked, let ending):
-      guard !queued.isEmpty else {
-        if ending {
-          state = .stopped(writerStarted: true)
-          return .exit
-        }
-        // Empty means not full, so no producer waits for room.
-        state = .idle(queued: [])
+    case .writing(let queued, let blocked, let goal):
+      if queued.isEmpty && goal == .end {
+        state = .stopped(writerStarted: true)
+        return .exit
+      }
+      // Fewer than a batch means not full (a batch is at most the capacity), so no producer
+      // waits for room.
+      guard !queued.isEmpty, goal != .batches || queued.count >= wakeAt else {
+        state = .idle(queued: queued)
         return .sleep
       }
-      state = .writing(queued: [], blockedProducers: 0, ending: ending)
+      state = .writing(queued: [], blockedProducers: 0, goal: goal == .end ? .end : .batches)
       return .write(queued, wakeProducers: blocked)
     case .idle:
       // Woken without a transition to `writing`: cannot happen, as every wake-up is one.

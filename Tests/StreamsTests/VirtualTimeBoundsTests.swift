@@ -1,6 +1,8 @@
 // No driving call hangs: an endless timer meets the horizon, a loop that only yields meets the
 // watchdog, outside work asleep on the runner's clock is not waited for, and outside work that
-// never ends is reported with what was still in flight.
+// never ends is reported with what was still in flight, or no longer waited for once stopped.
+import Dispatch
+import Foundation
 import Streams
 import StreamsTesting
 import Synchronization
@@ -69,6 +71,35 @@ import Testing
     #expect(stall?.description.contains("outside work in flight: 1") == true)
     parked.withLock { $0?.resume() }
     try runner.finish(task)
+  }
+
+  @Test(.timeLimit(.minutes(1))) func stoppingTheWaitForOutsideWorkEndsAWaitInProgress() throws {
+    // A watchdog far beyond the test's time limit: only the stop can end the wait.
+    let runner = VirtualTimeRunner(watchdog: .seconds(600))
+    let parked = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let inFlight = DispatchSemaphore(value: 0)
+    let task = runner.start {
+      await withExternalWork {
+        await withCheckedContinuation { continuation in
+          parked.withLock { $0 = continuation }
+          inFlight.signal()
+        }
+      }
+      return Task.isCancelled
+    }
+    // Stopped from another thread once the work is in flight, as a signal's thread would: the
+    // driver is then waiting for it, or about to.
+    let stopper = Thread {
+      _ = inFlight.wait(timeout: .now() + 10)
+      task.cancel()
+      runner.stopWaitingForExternalWork()
+    }
+    stopper.start()
+    runner.runUntilIdle()
+    #expect(runner.interruption == nil, "the wait ended without a stall")
+    // The outside work is still in flight; nothing waits for it any more.
+    parked.withLock { $0?.resume() }
+    #expect(try runner.finish(task) == true)
   }
 
   @Test func withVirtualTimeTurnsAnEarlyStopIntoATestIssue() {

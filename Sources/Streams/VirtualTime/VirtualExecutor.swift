@@ -24,11 +24,13 @@ final class VirtualExecutor: TaskExecutor {
     var activity: UInt64 = 0
     /// The driver sleeps on `doorbell` and must be woken by the next job or the end of outside work.
     var driverWaits = false
+    /// Outside work is no longer waited for (``stopWaitingForExternalWork()``).
+    var externalWorkAbandoned = false
 
     var externalWorkAwake: Int { externalWork - externalWorkAsleep }
 
-    /// No job is queued and no outside work is awake.
-    var isQuiet: Bool { jobs.count == 0 && externalWorkAwake <= 0 }
+    /// No job is queued and no outside work is awake and waited for.
+    var isQuiet: Bool { jobs.count == 0 && (externalWorkAwake <= 0 || externalWorkAbandoned) }
 
     /// Whether the driver waits for a ring, clearing the flag: each wait is rung at most once.
     mutating func takeDriverWaiting() -> Bool {
@@ -38,7 +40,14 @@ final class VirtualExecutor: TaskExecutor {
   }
 
   /// What ``waitForExternalWork(deadline:)`` found.
-  enum ExternalWait { case jobsMayRun, nothingInFlight, timedOut }
+  enum ExternalWait {
+    /// A job is queued: run it.
+    case jobsMayRun
+    /// No outside work is awake, or it is no longer waited for.
+    case nothingInFlight
+    /// The deadline passed with outside work still in flight.
+    case timedOut
+  }
 
   private let queue = Mutex(State())
   /// ``State/isQuiet`` as the last change under the lock left it, for ``isQuiet`` to read without
@@ -98,13 +107,26 @@ final class VirtualExecutor: TaskExecutor {
     if wake { doorbell.signal() }
   }
 
+  /// From any thread: outside work in flight is not waited for any more, and a wait for it ends
+  /// now. Its answers, if they come, are queued as jobs like any other.
+  func stopWaitingForExternalWork() {
+    let wake = queue.withLock { state in
+      state.externalWorkAbandoned = true
+      state.activity &+= 1
+      quiet.store(state.isQuiet, ordering: .releasing)
+      return state.takeDriverWaiting()
+    }
+    if wake { doorbell.signal() }
+  }
+
   /// When no job is queued but outside work is in flight and awake, blocks until a job arrives,
-  /// the outside work ends or falls asleep on a manual clock, or `deadline` passes.
+  /// the outside work ends or falls asleep on a manual clock, `deadline` passes, or
+  /// ``stopWaitingForExternalWork()`` is called.
   func waitForExternalWork(deadline: DispatchTime) -> ExternalWait {
     while true {
       let mustWait = queue.withLock { state -> Bool? in
         if state.jobs.count > 0 { return nil }
-        if state.externalWorkAwake <= 0 { return false }
+        if state.externalWorkAwake <= 0 || state.externalWorkAbandoned { return false }
         state.driverWaits = true
         return true
       }

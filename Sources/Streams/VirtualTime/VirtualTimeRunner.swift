@@ -175,6 +175,14 @@ public final class VirtualTimeRunner: Sendable {
     keepingInterruption { drive throws(VirtualTimeStall) in try settle(drive) }
   }
 
+  /// From any thread: work marked with ``withExternalWork(_:)`` is no longer waited for, and a
+  /// driving call blocked waiting for it returns now. For a run being torn down (a stop request
+  /// while an answer from the network is on its way): the caller then cancels its task and
+  /// finishes it. Answers that still come are queued as jobs and run if the runner is driven.
+  package func stopWaitingForExternalWork() {
+    executor.stopWaitingForExternalWork()
+  }
+
   /// Whether a settle would do nothing: no job queued, no outside work in flight, and main-actor
   /// jobs not ordered (their queue is not visible from here).
   private var isIdle: Bool {

@@ -56,7 +56,7 @@ import Testing
       // when it ends the run.
       let written = await tool.waitForLine(
         containing: #""type":"results","seq":2,"at_ms":300,"term":"taylor""#, within: .seconds(20))
-      // Killed, not stopped: a replay acts on a signal between lines, after the answer in flight.
+      // Killed: what a signal does to this wait is BlockedSignalTests' to check.
       tool.send(SIGKILL)
       _ = await tool.waitForExit()
       #expect(written, "the first answer was not written while the replay waited for the second")

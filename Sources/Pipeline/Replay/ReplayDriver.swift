@@ -45,26 +45,32 @@ public struct ReplayDriver: Sendable {
   }
 
   /// ``run(sink:nextLine:)``, also reporting how many executor jobs the replay took (the
-  /// benchmark's measure of task machinery).
+  /// benchmark's measure of task machinery), and with `stop`, whose request ends a wait for an
+  /// answer from outside virtual time (the replay then reads its next line, where the caller's
+  /// `nextLine` acts on the stop by throwing).
   package func run(
-    sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?, nextLine: () throws -> InputRecord?
+    sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?, stop: ReplayStop? = nil,
+    nextLine: () throws -> InputRecord?
   ) throws -> RunSummary {
     // Driven from this thread to the end: on the main thread, main-actor jobs could not run
     // meanwhile in any case, and need not be ordered.
     let runner = VirtualTimeRunner(mainActorOrdering: VirtualTimeRunner.orderingForSynchronousDriveFromHere)
     // This thread feeds the operators and moves time; tasks it starts belong to the run.
-    return try runner.onRunner { try replay(on: runner, sink: sink, jobCount: jobCount, nextLine: nextLine) }
+    return try runner.onRunner {
+      try replay(on: runner, sink: sink, jobCount: jobCount, stop: stop, nextLine: nextLine)
+    }
   }
 
   private func replay(
     on runner: VirtualTimeRunner, sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?,
-    nextLine: () throws -> InputRecord?
+    stop: ReplayStop?, nextLine: () throws -> InputRecord?
   ) throws -> RunSummary {
     let pipeline = SearchPipeline(
       configuration: configuration, source: makeSource(runner.clock), clock: runner.clock, sink: sink)
     // Fed from this thread: each record goes through the operators before the next is read.
     let input = AsyncFeed<InputRecord>()
     let task = runner.start { await pipeline.run(input) }
+    stop?.attach(ReplayStop.Run(runner: runner, cancel: task.cancel))
     runner.runUntilIdle()
     var lastInstant: Int64 = 0
     do {

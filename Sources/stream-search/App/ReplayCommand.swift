@@ -28,15 +28,22 @@ struct ReplayCommand {
       log.error("\(error)")
       return .noInput
     }
-    // A signal ends a wait for the next line (a stalled pipe, a FIFO's writer) at once.
-    stop.whenRequested(records.cancel)
-    if stop.signal != nil { records.cancel() }
+    // A signal ends a wait for the next line (a stalled pipe, a FIFO's writer) and a wait for a
+    // network source's answer at once.
+    let replayStop = ReplayStop()
+    let cancelInput: @Sendable () -> Void = records.cancel
+    let stopWaiting: @Sendable () -> Void = {
+      cancelInput()
+      replayStop.request()
+    }
+    stop.whenRequested(stopWaiting)
+    if stop.signal != nil { stopWaiting() }
     let driver = ReplayDriver(configuration: setup.configuration(log: log)) { [setup] clock in
       setup.source(clock: clock)
     }
     var ending: (any Error)?
     do {
-      try driver.run(sink: output.write) {
+      _ = try driver.run(sink: output.write, jobCount: nil, stop: replayStop) {
         // Checked between lines: a signal or a closed output is acted on at the next line, and a
         // wait for input ends when a signal arrives. A signal decides the status even when the
         // output was full when it came.

@@ -20,20 +20,6 @@ private func closeDescriptor(_ descriptor: Int32) {
   #endif
 }
 
-/// How a child ended.
-public struct ChildExit: Equatable, Sendable {
-  /// The exit status, or the signal's number when ``signaled``.
-  public let status: Int32
-  /// True when a signal killed the child.
-  public let signaled: Bool
-
-  /// An end with `status`, by exit or (with `signaled`) by that signal.
-  public init(status: Int32, signaled: Bool) {
-    self.status = status
-    self.signaled = signaled
-  }
-}
-
 /// What the test has seen of the child so far.
 public struct TerminalSnapshot: Sendable {
   /// Every byte the child wrote to the terminal.
@@ -258,9 +244,7 @@ public final class TerminalProcess: Sendable {
     guard state.withLock({ $0.snapshot.exit == nil }) else { return nil }
     var status: Int32 = 0
     guard waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG) == processIdentifier else { return nil }
-    let signal = status & 0x7F
-    return signal == 0
-      ? ChildExit(status: (status >> 8) & 0xFF, signaled: false) : ChildExit(status: signal, signaled: true)
+    return ChildExit(waitStatus: status)
   }
 
   private func deliver(terminalBytes: [UInt8], outputBytes: [UInt8], exit: ChildExit?) {

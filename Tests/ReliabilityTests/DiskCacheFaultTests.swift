@@ -208,13 +208,13 @@ enum ReadOnlyDirectory {
     }
   }
 
+  /// Whether `path` ran and exited with status 0 within 60 s (mount and umount take moments).
   private static func run(_ path: String, _ arguments: [String]) -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    guard let child = try? ChildProcess(path, arguments: arguments, standardError: .nullDevice) else { return false }
+    guard let exit = child.waitForExit(atMost: .seconds(60)) else {
+      child.signal(SIGKILL)
+      return false
+    }
+    return exit == ChildExit(status: 0, signaled: false)
   }
 }

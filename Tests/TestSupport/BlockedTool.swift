@@ -6,9 +6,10 @@ import Synchronization
 
 /// The tool with its stdin held open by the test and its stdout read (or left unread).
 public final class BlockedTool: Sendable {
-  private let process: Process
+  private let child: ChildProcess
   private let input: FileHandle
   private let collected = Collected()
+  /// Entered until the tool has exited and its output (when read) has ended.
   private let finished = DispatchGroup()
   private let exitedAt = ExitInstant()
   /// Kept open so the tool's stdout stays a pipe with a reader that never reads.
@@ -17,25 +18,30 @@ public final class BlockedTool: Sendable {
   /// Starts `executable` with `arguments`; with `readOutput` false its stdout is never read.
   public init(_ executable: URL, _ arguments: [String], readOutput: Bool = true) throws {
     Subprocess.ignoreSIGPIPE()
-    process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    input = stdin.fileHandleForWriting
-    unreadOutput = readOutput ? nil : stdout.fileHandleForReading
-    finished.enter()
-    process.terminationHandler = { [finished, exitedAt] _ in
-      exitedAt.record()
-      finished.leave()
+    let stdin = try ChildProcess.pipe()
+    let stdout = try ChildProcess.pipe()
+    defer {
+      close(stdin.readEnd)
+      close(stdout.writeEnd)
     }
-    try process.run()
+    input = FileHandle(fileDescriptor: stdin.writeEnd, closeOnDealloc: true)
+    let reading = FileHandle(fileDescriptor: stdout.readEnd, closeOnDealloc: true)
+    unreadOutput = readOutput ? nil : reading
+    finished.enter()
+    do {
+      child = try ChildProcess(
+        executable.path, arguments: arguments, standardInput: .descriptor(stdin.readEnd),
+        standardOutput: .descriptor(stdout.writeEnd), standardError: .nullDevice
+      ) { [finished, exitedAt] _ in
+        exitedAt.record()
+        finished.leave()
+      }
+    } catch {
+      finished.leave()
+      throw error
+    }
     if readOutput {
       finished.enter()
-      let reading = stdout.fileHandleForReading
       Thread.detachNewThread { [collected, finished] in
         let data = reading.readDataToEndOfFile()
         collected.set(data)
@@ -59,7 +65,7 @@ public final class BlockedTool: Sendable {
   /// taken for it. Polls /proc every 2 ms, on a thread of its own: there is nothing to wait on,
   /// and a blocked pool thread would stall every other test in the process.
   public func waitUntilBlocked() async throws {
-    let pid = process.processIdentifier
+    let pid = child.processIdentifier
     let blocked = await Self.onOwnThread { () -> Bool in
       let points = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"]
       var heldFor = 0
@@ -77,7 +83,7 @@ public final class BlockedTool: Sendable {
     }
     if !blocked {
       // Nothing else would end it: a failed test must not leave the tool running.
-      kill(pid, SIGKILL)
+      child.signal(SIGKILL)
       throw NeverBlocked(pid: pid)
     }
   }
@@ -96,7 +102,7 @@ public final class BlockedTool: Sendable {
   /// Waits until the unread output pipe is full (its queue holds still, a few pages deep), so the
   /// tool waits to write, with SIGINT caught; fails after 60 s. Polls on a thread of its own, as ``waitUntilBlocked()`` does.
   public func waitUntilOutputIsFull() async throws {
-    let pid = process.processIdentifier
+    let pid = child.processIdentifier
     guard let descriptor = unreadOutput?.fileDescriptor else { throw NeverBlocked(pid: pid) }
     let full = await Self.onOwnThread { () -> Bool in
       // Full is a queue that stopped growing: the pipe's pages hold less than 64 KiB when each
@@ -117,7 +123,7 @@ public final class BlockedTool: Sendable {
       return false
     }
     if !full {
-      kill(pid, SIGKILL)
+      child.signal(SIGKILL)
       throw NeverBlocked(pid: pid)
     }
   }
@@ -127,19 +133,19 @@ public final class BlockedTool: Sendable {
   /// (SIGKILL, status 9) so that a tool ignoring the signal fails the caller instead of hanging it.
   public func signal(_ signal: Int32, waitingAtMost bound: Duration = .seconds(10)) async -> (Int32, Duration) {
     let start = ContinuousClock.now
-    let pid = process.processIdentifier
-    kill(pid, signal)
+    let child = self.child
+    child.signal(signal)
     let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
     await Self.onOwnThread { [finished] in
       if finished.wait(timeout: .now() + seconds) == .timedOut {
-        kill(pid, SIGKILL)
+        child.signal(SIGKILL)
         finished.wait()
       }
     }
     let elapsed = start.duration(to: exitedAt.instant ?? start)
     try? input.close()
     try? unreadOutput?.close()
-    return (process.terminationStatus, elapsed)
+    return (child.exit?.status ?? -1, elapsed)
   }
 
   /// Runs blocking `work` on a new thread and returns its result.

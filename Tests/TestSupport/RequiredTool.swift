@@ -39,21 +39,32 @@ public struct RequiredTool: Sendable {
     guard let script, FileManager.default.isExecutableFile(atPath: script) else {
       return RequiredTool(name: "bare-machine", location: nil, missingReason: ".ci/bare-machine is not in the package")
     }
-    let check = Process()
-    check.executableURL = URL(fileURLWithPath: script)
-    check.arguments = ["--check"]
-    let errors = Pipe()
-    check.standardError = errors
-    check.standardOutput = FileHandle.nullDevice
+    let said: String
+    let exit: ChildExit?
     do {
-      try check.run()
+      let errors = try ChildProcess.pipe()
+      let check: ChildProcess
+      do {
+        check = try ChildProcess(
+          script, arguments: ["--check"], standardOutput: .nullDevice, standardError: .descriptor(errors.writeEnd))
+        close(errors.writeEnd)
+      } catch {
+        close(errors.readEnd)
+        close(errors.writeEnd)
+        throw error
+      }
+      // A check that hangs must not hang every test that asks for the tool. It says at most one
+      // line, which the pipe holds until it is read after the exit.
+      exit = check.waitForExit(atMost: .seconds(60))
+      if exit == nil { check.signal(SIGKILL) }
+      said = String(decoding: readToEnd(errors.readEnd), as: UTF8.self)
+      close(errors.readEnd)
     } catch {
       return RequiredTool(name: "bare-machine", location: nil, missingReason: "cannot run .ci/bare-machine: \(error)")
     }
-    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    check.waitUntilExit()
-    guard check.terminationStatus == 0 else {
-      let reason = said.split(separator: "\n").first.map(String.init) ?? "exit \(check.terminationStatus)"
+    guard let exit, exit == ChildExit(status: 0, signaled: false) else {
+      let status = exit.map { $0.signaled ? "signal \($0.status)" : "exit \($0.status)" } ?? "no exit within 60 s"
+      let reason = said.split(separator: "\n").first.map(String.init) ?? status
       return RequiredTool(name: "bare-machine", location: nil, missingReason: reason)
     }
     return RequiredTool(name: "bare-machine", location: script, missingReason: "")

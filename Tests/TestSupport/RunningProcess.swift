@@ -5,37 +5,33 @@ import Synchronization
 
 /// The built binary running with pipes the test holds.
 public final class RunningProcess: Sendable {
-  private let process: Process
+  private let child: ChildProcess
   private let input: FileHandle
   private let output = Mutex<[String]>([])
   private let waiters = Mutex<[(String, CheckedContinuation<Void, Never>)]>([])
   /// Set once standard output has ended, before the waiters still registered are resumed.
   private let ended = Mutex(false)
-  private let exited = DispatchGroup()
   private let readerDone = DispatchGroup()
 
   /// Starts `executable` with `arguments`, with a cache directory of its own (``IsolatedCache``);
   /// its standard error goes to /dev/null.
   ///
-  /// - Throws: what `Process.run()` throws when the child cannot be started.
+  /// - Throws: ``SpawnError`` when the child cannot be started.
   public init(_ executable: URL, arguments: [String]) throws {
     Subprocess.ignoreSIGPIPE()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = IsolatedCache.environment()
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    self.process = process
-    input = stdin.fileHandleForWriting
-    exited.enter()
-    process.terminationHandler = { [exited] _ in exited.leave() }
-    try process.run()
+    let stdin = try ChildProcess.pipe()
+    let stdout = try ChildProcess.pipe()
+    defer {
+      close(stdin.readEnd)
+      close(stdout.writeEnd)
+    }
+    input = FileHandle(fileDescriptor: stdin.writeEnd, closeOnDealloc: true)
+    let reading = FileHandle(fileDescriptor: stdout.readEnd, closeOnDealloc: true)
+    child = try ChildProcess(
+      executable.path, arguments: arguments, environment: IsolatedCache.environment(),
+      standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
+      standardError: .nullDevice)
     readerDone.enter()
-    let reading = stdout.fileHandleForReading
     Thread.detachNewThread { [self] in
       var pending = Data()
       while true {
@@ -75,7 +71,7 @@ public final class RunningProcess: Sendable {
   }
 
   /// The child's process id (for reading /proc/<pid>/status while it runs).
-  public var processIdentifier: Int32 { process.processIdentifier }
+  public var processIdentifier: Int32 { child.processIdentifier }
 
   /// Closes the child's stdin.
   public func closeInput() { try? input.close() }
@@ -112,17 +108,17 @@ public final class RunningProcess: Sendable {
     return lines.contains { $0.contains(fragment) }
   }
 
-  /// Sends `signal` to the child.
-  public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+  /// Sends `signal` to the child (nothing once it has exited).
+  public func send(_ signal: Int32) { child.signal(signal) }
 
-  /// Waits for the child to exit and for its stdout to end; returns its exit status.
+  /// Waits for the child to exit and for its stdout to end; returns its exit status (the
+  /// signal's number when a signal killed it).
   public func waitForExit() async -> Int32 {
+    let exit = await child.waitForExit()
     await withCheckedContinuation { continuation in
-      exited.notify(queue: .global()) { [readerDone] in
-        readerDone.notify(queue: .global()) { continuation.resume() }
-      }
+      readerDone.notify(queue: .global()) { continuation.resume() }
     }
-    return process.terminationStatus
+    return exit.status
   }
 
   private func received(_ line: String) {

@@ -32,8 +32,9 @@ public struct SubprocessResult: Equatable, Sendable {
 /// not dispatch's, which are the task threads) while the child runs, so a child that writes more
 /// than a pipe holds (64 KiB) before reading all its input cannot deadlock the test. Nothing
 /// waits on time and no task thread is blocked:
-/// ``run(_:arguments:input:environment:)`` resumes when the child has exited (its termination
-/// handler ran) and both of its outputs have reached end of file.
+/// ``run(_:arguments:input:environment:standardOutputClosed:defaultSIGPIPE:)`` resumes when the
+/// child has exited and both of its outputs have reached end of file. Children start through
+/// ``ChildProcess`` (posix_spawn), not Foundation's Process, which can crash this process on Linux.
 ///
 /// ```swift
 /// let result = try await Subprocess.run(try BuiltProducts.executable("stream-search"), arguments: ["--version"])
@@ -56,9 +57,9 @@ public enum Subprocess {
   ///
   /// - Important: The child inherits this process's ignored SIGPIPE, so a child that forgets to
   ///   ignore SIGPIPE itself still sees EPIPE here. To test that it ignores it, pass
-  ///   `defaultSIGPIPE`: on Linux the child is then started through `/usr/bin/env
-  ///   --default-signal=PIPE` (GNU env), as a shell would start it; elsewhere it has no effect.
-  /// - Throws: What `Process.run()` throws when the child cannot be started.
+  ///   `defaultSIGPIPE`: the child then starts with SIGPIPE's default action, as a shell would
+  ///   start it. No signal is blocked in the child either way (``ChildProcess``).
+  /// - Throws: ``SpawnError`` when the child cannot be started.
   public static func run(
     _ executable: URL,
     arguments: [String] = [],
@@ -68,56 +69,50 @@ public enum Subprocess {
     defaultSIGPIPE: Bool = false
   ) async throws -> SubprocessResult {
     Self.ignoreSIGPIPE()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    #if os(Linux)
-      if defaultSIGPIPE {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=PIPE", executable.path] + arguments
-      }
-    #endif
-    process.environment = IsolatedCache.environment(environment)
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardError = stderr
-    let unreadOutput = standardOutputClosed ? try Self.pipeWithoutReader() : nil
-    process.standardOutput = unreadOutput ?? stdout
-    let finished = DispatchGroup()
-    finished.enter()
-    process.terminationHandler = { _ in finished.leave() }
+    let stdin = try ChildProcess.pipe()
+    let stdout = try ChildProcess.pipe()
+    let stderr = try ChildProcess.pipe()
+    // With `standardOutputClosed`, the child's stdout is a pipe whose read end is closed first.
+    if standardOutputClosed { close(stdout.readEnd) }
+    let child: ChildProcess
     do {
-      // Foundation closes the child's ends of the pipes in this process once the child is started.
-      try process.run()
+      child = try ChildProcess(
+        executable.path, arguments: arguments, environment: IsolatedCache.environment(environment),
+        standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
+        standardError: .descriptor(stderr.writeEnd), defaultSIGPIPE: defaultSIGPIPE)
     } catch {
-      finished.leave()
+      for end in [stdin.readEnd, stdin.writeEnd, stdout.writeEnd, stderr.readEnd, stderr.writeEnd] { close(end) }
+      if !standardOutputClosed { close(stdout.readEnd) }
       throw error
     }
-    try? unreadOutput?.close()
+    // The child's ends: its own copies are the only ones left, so its exit ends the outputs.
+    for end in [stdin.readEnd, stdout.writeEnd, stderr.writeEnd] { close(end) }
 
     let output = Collected()
     let errorOutput = Collected()
+    let finished = DispatchGroup()
     // Each of these blocks until the child exits: on threads of their own, never dispatch's.
     OwnThread.run(in: finished) {
-      writeAll(input, to: stdin.fileHandleForWriting.fileDescriptor)
-      try? stdin.fileHandleForWriting.close()
+      writeAll(input, to: stdin.writeEnd)
+      close(stdin.writeEnd)
     }
-    if unreadOutput == nil {
+    if !standardOutputClosed {
       OwnThread.run(in: finished) {
-        output.set(stdout.fileHandleForReading.readDataToEndOfFile())
+        output.set(Data(readToEnd(stdout.readEnd)))
+        close(stdout.readEnd)
       }
     }
     OwnThread.run(in: finished) {
-      errorOutput.set(stderr.fileHandleForReading.readDataToEndOfFile())
+      errorOutput.set(Data(readToEnd(stderr.readEnd)))
+      close(stderr.readEnd)
     }
+    let exit = await child.waitForExit()
     await withCheckedContinuation { continuation in
       finished.notify(queue: .global()) { continuation.resume() }
     }
     return SubprocessResult(
-      status: process.terminationStatus,
-      terminatedBySignal: process.terminationReason == .uncaughtSignal,
+      status: exit.status,
+      terminatedBySignal: exit.signaled,
       standardOutput: output.get(),
       standardError: errorOutput.get()
     )
@@ -132,13 +127,5 @@ public enum Subprocess {
   /// failure (EPIPE: the child stopped reading).
   public static func writeAll(_ data: Data, to descriptor: Int32) {
     try? FileDescriptorWriter(fileDescriptor: descriptor).write([UInt8](data))
-  }
-
-  /// The write end of a new pipe whose read end is already closed.
-  private static func pipeWithoutReader() throws -> FileHandle {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    close(ends[0])
-    return FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
   }
 }

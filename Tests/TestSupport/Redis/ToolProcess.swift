@@ -35,40 +35,41 @@ public final class ToolProcess: Sendable {
 
   private let shared = Shared()
   private let changed: ChangePipe
+  private let child: ChildProcess
   /// The child's process id.
-  public let processIdentifier: Int32
+  public var processIdentifier: Int32 { child.processIdentifier }
 
   /// Starts `executable`; `input` is written to its standard input, which is then closed.
   public init(_ executable: URL, arguments: [String], input: Data = Data(), environment: [String: String]? = nil) throws
   {
     Subprocess.ignoreSIGPIPE()
-    let process = Process()
-    if let setpriv = ParentBoundStart.setpriv {
+    var command = [executable.path] + arguments
+    if let setpriv = Self.setpriv {
       // Killed with this process: a worker left behind by a killed test would retry its dead
-      // server for ever.
-      process.executableURL = URL(fileURLWithPath: setpriv)
-      process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + arguments
-    } else {
-      process.executableURL = executable
-      process.arguments = arguments
+      // server for ever. ChildProcess's waiting thread, which spawns it, lives as long as it does.
+      command = [setpriv, "--pdeathsig", "KILL", "--"] + command
     }
-    process.environment = IsolatedCache.environment(environment)
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
+    let stdin = try ChildProcess.pipe()
+    let stdout = try ChildProcess.pipe()
+    let stderr = try ChildProcess.pipe()
+    defer { for end in [stdin.readEnd, stdout.writeEnd, stderr.writeEnd] { close(end) } }
+    let writing = FileHandle(fileDescriptor: stdin.writeEnd, closeOnDealloc: true)
+    let outputs = [
+      (FileHandle(fileDescriptor: stdout.readEnd, closeOnDealloc: true), false),
+      (FileHandle(fileDescriptor: stderr.readEnd, closeOnDealloc: true), true),
+    ]
     let changed = try ChangePipe()
     self.changed = changed
     let state = shared
-    process.terminationHandler = { finished in
-      state.state.withLock { $0.exit = (finished.terminationStatus, finished.terminationReason == .uncaughtSignal) }
+    child = try ChildProcess(
+      command[0], arguments: Array(command.dropFirst()), environment: IsolatedCache.environment(environment),
+      standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
+      standardError: .descriptor(stderr.writeEnd)
+    ) { exit in
+      state.state.withLock { $0.exit = (exit.status, exit.signaled) }
       changed.signal()
     }
-    try ParentBoundStart.run(process)
-    processIdentifier = process.processIdentifier
-    for (handle, isError) in [(stdout.fileHandleForReading, false), (stderr.fileHandleForReading, true)] {
+    for (handle, isError) in outputs {
       Thread.detachNewThread {
         var pending = Data()
         while true {
@@ -89,12 +90,20 @@ public final class ToolProcess: Sendable {
         changed.signal()
       }
     }
-    let writing = stdin.fileHandleForWriting
     Thread.detachNewThread {
       Subprocess.writeAll(input, to: writing.fileDescriptor)
       try? writing.close()
     }
   }
+
+  /// `setpriv`, on Linux, where it is found.
+  static let setpriv: String? = {
+    #if os(Linux)
+      ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    #else
+      nil
+    #endif
+  }()
 
   /// Standard output's lines so far.
   public var outputLines: [String] { shared.state.withLock { $0.stdout } }
@@ -127,15 +136,12 @@ public final class ToolProcess: Sendable {
   }
 
   /// Sends `signal` to the child (nothing once it has exited).
-  public func signal(_ signal: Int32) {
-    guard shared.state.withLock({ $0.exit == nil }) else { return }
-    _ = kill(processIdentifier, signal)
-  }
+  public func signal(_ signal: Int32) { child.signal(signal) }
 
   /// Kills the child if it still runs (SIGKILL, then SIGCONT for one that was stopped).
   public func stop() {
-    signal(SIGKILL)
-    _ = kill(processIdentifier, SIGCONT)
+    child.signal(SIGKILL)
+    child.signal(SIGCONT)
   }
 
   deinit { stop() }
@@ -210,65 +216,5 @@ private final class ChangePipe: Sendable {
       // Several waiters share the pipe: draining it is a hint, the generation is the truth.
       _ = read(readEnd, &buffer, buffer.count)
     }
-  }
-}
-
-/// Starts children from one thread that lives as long as this process. Linux sends a child's
-/// parent-death signal when the thread that started it ends, not the process: started from a
-/// task thread, which the pool may retire when idle, a child under `setpriv --pdeathsig` could be
-/// killed in the middle of its test.
-enum ParentBoundStart {
-  /// `setpriv`, on Linux, where it is found.
-  static let setpriv: String? = {
-    #if os(Linux)
-      ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    #else
-      nil
-    #endif
-  }()
-
-  private final class Queue: @unchecked Sendable {
-    // Guarded by `lock`; the thread waits on `ready`.
-    let lock = NSLock()
-    var jobs: [() -> Void] = []
-    let ready = DispatchSemaphore(value: 0)
-  }
-
-  private static let queue: Queue = {
-    let queue = Queue()
-    let thread = Thread {
-      while true {
-        queue.ready.wait()
-        queue.lock.lock()
-        let jobs = queue.jobs
-        queue.jobs = []
-        queue.lock.unlock()
-        for job in jobs { job() }
-      }
-    }
-    thread.name = "ToolProcess starter"
-    thread.start()
-    return queue
-  }()
-
-  /// Runs `process` on the starting thread; returns once it is started (a few milliseconds).
-  static func run(_ process: Process) throws {
-    let done = DispatchSemaphore(value: 0)
-    let outcome = OutcomeBox()
-    let queue = queue
-    queue.lock.lock()
-    queue.jobs.append {
-      do { try process.run() } catch { outcome.error = error }
-      done.signal()
-    }
-    queue.lock.unlock()
-    queue.ready.signal()
-    done.wait()
-    if let error = outcome.error { throw error }
-  }
-
-  private final class OutcomeBox: @unchecked Sendable {
-    // Written by the starting thread before `done` is signalled, read after.
-    var error: (any Error)?
   }
 }

@@ -1,6 +1,7 @@
 // Finds the 200,000-keystroke recording of the "replay" section: the path given by --trace, else
 // .bench/trace-200k-seed42.jsonl, generated there with ../shared/tools/gen_trace.py if absent.
 import Foundation
+import TestSupport
 
 enum TraceFile {
   static let events = 200_000
@@ -53,19 +54,24 @@ enum TraceFile {
     }
     try? FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script, "--events", "\(events)", "--seed", "\(seed)", "--out", path]
     // gen_trace.py reports on stdout; keep the table (or JSON) the only thing printed there.
-    process.standardOutput = FileHandle.nullDevice
+    let exit: ChildExit
     do {
-      try process.run()
-      process.waitUntilExit()
+      let child = try ChildProcess(
+        "/usr/bin/env", arguments: ["python3", script, "--events", "\(events)", "--seed", "\(seed)", "--out", path],
+        standardOutput: .nullDevice)
+      // Minutes at most on a slow machine; a generator that hangs must not hang the benchmark.
+      guard let ended = child.waitForExit(atMost: .seconds(600)) else {
+        child.signal(SIGKILL)
+        return BenchmarkFailure(description: "gen_trace.py did not finish within 600 s")
+      }
+      exit = ended
     } catch {
       return BenchmarkFailure(description: "cannot run python3 \(script): \(error)")
     }
-    guard process.terminationStatus == 0 else {
-      return BenchmarkFailure(description: "gen_trace.py failed with status \(process.terminationStatus)")
+    guard exit == ChildExit(status: 0, signaled: false) else {
+      let how = exit.signaled ? "was killed by signal \(exit.status)" : "failed with status \(exit.status)"
+      return BenchmarkFailure(description: "gen_trace.py \(how)")
     }
     return nil
   }

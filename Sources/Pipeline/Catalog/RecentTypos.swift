@@ -5,14 +5,13 @@
 // sessions and whenever the search cache has let an answer go. A walk of the trie is the
 // costliest step of a search, and its answer depends on the word alone, so recent ones are kept.
 
-/// The answers of recent typo searches: at least the last `capacity`, at most twice as many.
+/// The answers of the last `capacity` typo searches.
 ///
-/// Two generations, each a dictionary: answers are kept in the current one; when it is full it
-/// becomes the previous one and the one before is dropped. An answer found in the previous
-/// generation moves to the current one, so a word asked again and again is never dropped. This
-/// is least-recently-used eviction to within a generation, at the cost of one hash look-up.
+/// A ring of slots with an index by key: each new answer takes the oldest slot, so keeping one
+/// costs one hash look-up and at most one answer let go, never a sweep of many at once (which
+/// would land on one unlucky query's latency).
 struct RecentTypos<Answer: Sendable>: Sendable {
-  static var capacity: Int { 1024 }
+  static var capacity: Int { 2048 }
 
   private struct Key: Hashable, Sendable {
     var word: FoldedWord
@@ -20,29 +19,34 @@ struct RecentTypos<Answer: Sendable>: Sendable {
     var categories: UInt32
   }
 
-  private var current: [Key: Answer] = [:]
-  private var previous: [Key: Answer] = [:]
+  private var slots: [(key: Key, answer: Answer)] = []
+  /// Where each kept key's slot is.
+  private var slotOf: [Key: Int] = [:]
+  /// The slot the next answer takes once every slot is in use: the oldest.
+  private var oldest = 0
 
   /// The kept answer for `word` in the mode `prefix` for the search of `categories` (bit `n`:
   /// catalog index `n`); nil when none is kept.
-  mutating func answer(for word: FoldedWord, prefix: Bool, categories: UInt32) -> Answer? {
-    let key = Key(word: word, prefix: prefix, categories: categories)
-    if let answer = current[key] { return answer }
-    guard let answer = previous.removeValue(forKey: key) else { return nil }
-    keep(answer, for: key)
-    return answer
+  func answer(for word: FoldedWord, prefix: Bool, categories: UInt32) -> Answer? {
+    slotOf[Key(word: word, prefix: prefix, categories: categories)].map { slots[$0].answer }
   }
 
-  /// Keeps `answer`, starting a new generation when the current one is full.
+  /// Keeps `answer`, letting the oldest one go when every slot is in use.
   mutating func keep(_ answer: Answer, for word: FoldedWord, prefix: Bool, categories: UInt32) {
-    keep(answer, for: Key(word: word, prefix: prefix, categories: categories))
-  }
-
-  private mutating func keep(_ answer: Answer, for key: Key) {
-    if current.count >= Self.capacity {
-      previous = current
-      current = [:]
+    let key = Key(word: word, prefix: prefix, categories: categories)
+    if let slot = slotOf[key] {
+      // Kept meanwhile (two threads walked the same word): the answer is the same.
+      slots[slot].answer = answer
+      return
     }
-    current[key] = answer
+    guard slots.count == Self.capacity else {
+      slotOf[key] = slots.count
+      slots.append((key, answer))
+      return
+    }
+    slotOf[slots[oldest].key] = nil
+    slots[oldest] = (key, answer)
+    slotOf[key] = oldest
+    oldest = (oldest + 1) % Self.capacity
   }
 }

@@ -91,12 +91,12 @@ import Testing
     // driver is then waiting for it, or about to.
     let stopper = Thread {
       _ = inFlight.wait(timeout: .now() + 10)
-      task.cancel()
       runner.stopWaitingForExternalWork()
     }
     stopper.start()
     runner.runUntilIdle()
     #expect(runner.interruption == nil, "the wait ended without a stall")
+    task.cancel()
     // The outside work is still in flight; nothing waits for it any more.
     parked.withLock { $0?.resume() }
     #expect(try runner.finish(task) == true)

@@ -46,8 +46,8 @@ public struct ReplayDriver: Sendable {
 
   /// ``run(sink:nextLine:)``, also reporting how many executor jobs the replay took (the
   /// benchmark's measure of task machinery), and with `stop`, whose request ends a wait for an
-  /// answer from outside virtual time (the replay then reads its next line, where the caller's
-  /// `nextLine` acts on the stop by throwing).
+  /// answer from outside virtual time: the replay then reads its next line, where the caller's
+  /// `nextLine` acts on the stop by throwing, or, its input over, cancels the run.
   package func run(
     sink: @escaping @Sendable (SearchEvent) -> Void, jobCount: ((Int) -> Void)?, stop: ReplayStop? = nil,
     nextLine: () throws -> InputRecord?
@@ -70,7 +70,7 @@ public struct ReplayDriver: Sendable {
     // Fed from this thread: each record goes through the operators before the next is read.
     let input = AsyncFeed<InputRecord>()
     let task = runner.start { await pipeline.run(input) }
-    stop?.attach(ReplayStop.Run(runner: runner, cancel: task.cancel))
+    stop?.attach(runner)
     runner.runUntilIdle()
     var lastInstant: Int64 = 0
     do {
@@ -89,6 +89,12 @@ public struct ReplayDriver: Sendable {
     }
     input.finish()
     defer { jobCount?(runner.jobCount) }
+    if let stop {
+      // The end of the input starts its last searches; a stop that ends the wait for their
+      // answers cancels them here, so that they end as cancelled instead of timed out.
+      runner.runUntilIdle()
+      if stop.isRequested { task.cancel() }
+    }
     return try runner.finish(task)
   }
 

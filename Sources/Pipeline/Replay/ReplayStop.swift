@@ -1,23 +1,21 @@
 // A replay of a network source waits, blocking, for each answer on its way: virtual time may not
 // move past an answer that has not come. A stop request from another thread (a signal) ends that
-// wait and cancels the run, so the replay acts on it at once, reporting the open searches
-// cancelled, instead of when the answer comes or times out.
+// wait, so the replay acts on it at once, reporting the open searches cancelled, instead of when
+// the answer comes or times out.
+//
+// The run itself is cancelled on the replay's own thread, never from the signal's: cancelling
+// runs the pipeline's cancellation handlers on the cancelling thread, and the jobs they queue
+// would race with the runner deciding that nothing is left to run.
 import Streams
 import Synchronization
 
-/// Stops a replay from any thread: its run is cancelled and no longer waits for answers from
-/// outside virtual time.
+/// Stops a replay from any thread: it no longer waits for answers from outside virtual time,
+/// and its driver cancels the run at its next step.
 package final class ReplayStop: Sendable {
-  /// A run to stop: its runner and its task's cancellation.
-  struct Run: Sendable {
-    var runner: VirtualTimeRunner
-    var cancel: @Sendable () -> Void
-  }
-
   private enum State {
-    /// Not requested; the run once it has started.
-    case running(Run?)
-    /// Requested: the run, started or to come, is stopped.
+    /// Not requested; the replay's runner once it has one.
+    case running(VirtualTimeRunner?)
+    /// Requested: the runner, present or to come, no longer waits.
     case requested
   }
 
@@ -25,31 +23,32 @@ package final class ReplayStop: Sendable {
 
   package init() {}
 
-  /// From any thread: cancels the run and ends its waits for outside work, now or as soon as it
-  /// starts. Its open searches end as cancelled, and the summary follows.
+  /// From any thread: the replay waits for no outside work from now on; it cancels its run at
+  /// its next step (its next line, or the end of the input's last searches).
   package func request() {
-    let run = state.withLock { state -> Run? in
-      guard case .running(let run) = state else { return nil }
+    let runner = state.withLock { state -> VirtualTimeRunner? in
+      guard case .running(let runner) = state else { return nil }
       state = .requested
-      return run
+      return runner
     }
-    run.map(Self.stop)
+    runner?.stopWaitingForExternalWork()
   }
 
-  /// The replay's run, once started; stopped at once if the stop was requested before.
-  func attach(_ run: Run) {
-    let requested = state.withLock { state -> Bool in
-      guard case .running = state else { return true }
-      state = .running(run)
+  /// Whether ``request()`` was called.
+  var isRequested: Bool {
+    state.withLock { state in
+      if case .requested = state { return true }
       return false
     }
-    if requested { Self.stop(run) }
   }
 
-  private static func stop(_ run: Run) {
-    // Cancelled first: the searches it ends are answered by jobs, which the runner then runs
-    // instead of waiting for the network.
-    run.cancel()
-    run.runner.stopWaitingForExternalWork()
+  /// The replay's runner, once made; told at once if the stop was requested before.
+  func attach(_ runner: VirtualTimeRunner) {
+    let requested = state.withLock { state -> Bool in
+      guard case .running = state else { return true }
+      state = .running(runner)
+      return false
+    }
+    if requested { runner.stopWaitingForExternalWork() }
   }
 }

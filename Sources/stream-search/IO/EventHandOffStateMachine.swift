@@ -15,7 +15,6 @@ struct EventHandOffStateMachine<Event> {
     /// The writer thread sleeps until woken; `queued` holds fewer events than are worth waking it
     /// for (none, when every event wakes it).
     case idle(queued: [Event])
-
     /// The writer thread has stopped or is stopping: everything was written, or the output
     /// closed. `writerStarted` says whether there is a thread to wait for. Events are dropped.
     case stopped(writerStarted: Bool)

@@ -147,35 +147,37 @@ where C.Duration == Duration {
     ) -> LookUpStep {
       if let value = hit(for: key, now: now) { return .hit(value) }
       if cancelled { return .cancelled }
-      if var flight = flights[key] {
-        flight.waiters.append(makeWaiter(.joined))
-        flights[key] = flight
+      let flight = joinOrStartFlight(for: key) { started in makeWaiter(started ? .loaded : .joined) }
+      guard flight.started else {
         counters.joins += 1
         return .joined(flight.id)
       }
-      return .started(startFlight(for: key, firstWaiter: makeWaiter(.loaded)))
+      return .started(flight.id)
     }
 
-    /// Registers a new load for `key` with no waiter, unless one is in flight already (nil then):
-    /// for a load run at once on the caller's thread. Stored first and put back in the rare case
-    /// that one was there: looking it up, then storing, hashed the key twice on every miss.
-    @inlinable mutating func startFlightIfNone(for key: Key) -> UInt64? {
-      let id = lastFlightID &+ 1
-      if let inFlight = flights.updateValue(Flight(id: id, waiters: []), forKey: key) {
-        flights[key] = inFlight
-        return nil
+    /// The load in flight for `key`, or a new one when there is none, found or stored with one
+    /// hash of the key (every miss asks): its id, and whether it was started here. `waiter`,
+    /// told whether the load was started here, gives the waiter to add to it, if any.
+    @inlinable mutating func joinOrStartFlight(
+      for key: Key, waiter: (_ started: Bool) -> LoadWaiter<Value>?
+    ) -> (id: UInt64, started: Bool) {
+      // Ids only grow, so a flight with the next one is the one stored here.
+      let next = lastFlightID &+ 1
+      let flight = Self.join(&flights[key, default: Flight(id: next, waiters: [])], next: next, waiter: waiter)
+      if flight.started {
+        lastFlightID = next
+        counters.loads += 1
       }
-      lastFlightID = id
-      counters.loads += 1
-      return id
+      return flight
     }
 
-    /// Registers a new load for `key`, with its first waiter if any; returns its id.
-    @inlinable mutating func startFlight(for key: Key, firstWaiter: LoadWaiter<Value>?) -> UInt64 {
-      lastFlightID &+= 1
-      flights[key] = Flight(id: lastFlightID, waiters: firstWaiter.map { [$0] } ?? [])
-      counters.loads += 1
-      return lastFlightID
+    /// Adds to `flight` (stored with id `next` if it was new) the waiter `waiter` gives, if any.
+    @inlinable static func join(
+      _ flight: inout Flight, next: UInt64, waiter: (_ started: Bool) -> LoadWaiter<Value>?
+    ) -> (id: UInt64, started: Bool) {
+      let started = flight.id == next
+      if let waiter = waiter(started) { flight.waiters.append(waiter) }
+      return (flight.id, started)
     }
 
     /// A load finished: stores its value (unless abandoned or cleared); returns the waiters to
@@ -273,7 +275,9 @@ where C.Duration == Duration {
     let now = clock.now
     let step = state.withLock { state -> (hit: Value?, flight: UInt64?) in
       if let value = state.hit(for: key, now: now) { return (value, nil) }
-      return (nil, state.startFlightIfNone(for: key))
+      // A load in flight is joined the awaited way, by the caller: nothing is added to it here.
+      let flight = state.joinOrStartFlight(for: key) { _ in nil }
+      return (nil, flight.started ? flight.id : nil)
     }
     if let hit = step.hit { return CacheAnswer(value: hit, origin: .cached) }
     guard let id = step.flight else { return nil }

@@ -41,12 +41,7 @@ extension CatalogIndex {
     var ranges: [Range<Int>] = []
     for run in typoSearch.typos(of: word, allowance: allowance, prefix: prefix, categories: categories) {
       let local = ownWord(atOrAfter: run.lowerBound)..<ownWord(atOrAfter: run.upperBound)
-      guard !local.isEmpty else { continue }
-      if let last = ranges.last, last.upperBound == local.lowerBound {
-        ranges[ranges.count - 1] = last.lowerBound..<local.upperBound
-      } else {
-        ranges.append(local)
-      }
+      if !local.isEmpty { CatalogWordSet.append(local, to: &ranges) }
     }
     let found = CatalogWordSet(ranges)
     recentTypos.withLock { $0.keep(found, for: word, prefix: prefix, categories: categories) }

@@ -21,7 +21,9 @@ extension CatalogSearch {
       while skipped < nameMatches.count, nameMatches[skipped] < rank { skipped += 1 }
       if skipped < nameMatches.count, nameMatches[skipped] == rank { continue }
       guard hasBits(itemWordBits[Int(rank)], startBits) else { continue }
-      switch wordTier(in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound, checked: checked) {
+      switch wordTier(
+        of: starts, in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound, checked: checked)
+      {
       case .primary: ranks.append(rank)
       case .secondary: if throughSecondary.count < limit { throughSecondary.append(rank) }
       case nil: break
@@ -45,14 +47,17 @@ extension CatalogSearch {
     case secondary
   }
 
-  /// Where every query word starts one of the words at `positions` of `tokens`, whose primary
-  /// names' words end at `primaryEnd`; nil when some word starts none. Query word `checked` is
-  /// known to start one of them. One scan per word serves both tiers: the secondary names'
+  /// Where every query word matches one of the words at `positions` of `tokens` (word `n` one
+  /// of `sets[n]`: the words it starts, or in the typo tiers those it matches), whose primary
+  /// names' words end at `primaryEnd`; nil when some word matches none. Query word `checked` is
+  /// known to match one of them. One scan per word serves both tiers: the secondary names'
   /// words follow the primary ones.
-  private func wordTier(in positions: Range<Int>, primaryEnd: Int, checked: Int?) -> WordTier? {
+  func wordTier(
+    of sets: [CatalogWordSet], in positions: Range<Int>, primaryEnd: Int, checked: Int? = nil
+  ) -> WordTier? {
     var tier = WordTier.primary
-    for word in starts.indices {
-      let set = starts[word]
+    for word in sets.indices {
+      let set = sets[word]
       // The checked word is somewhere: only whether it is in a primary name is unknown.
       let end = word == checked ? primaryEnd : positions.upperBound
       var position = positions.lowerBound
@@ -225,7 +230,7 @@ extension CatalogSearch {
   /// none of its words. With `namesChecked`, the item is known to be in neither tier 5 nor 6.
   private func typoTier(of rank: Int32, _ words: TypoWords, namesChecked: Bool) -> Int? {
     if !namesChecked, let tier = nameTypoTier(of: rank, words) { return tier }
-    switch matchTier(in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound, words.matching) {
+    switch wordTier(of: words.matching, in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound) {
     case .primary: return 2
     case .secondary: return 3
     case nil: return nil
@@ -259,20 +264,5 @@ extension CatalogSearch {
     if let known = words.lastWhole { return known.contains(token) }
     let last = query.words.count - 1
     return words.whole[last].contains(token) || CatalogRanking.isTypo(query.words[last], of: index.words[Int(token)])
-  }
-
-  /// Where every query word matches one of the words at `positions` of `tokens` (by
-  /// `matching`), whose primary names' words end at `primaryEnd`; nil when some word matches
-  /// none. One scan per word serves both tiers: the secondary names' words follow the primary
-  /// ones.
-  private func matchTier(in positions: Range<Int>, primaryEnd: Int, _ matching: [CatalogWordSet]) -> WordTier? {
-    var tier = WordTier.primary
-    for set in matching {
-      var position = positions.lowerBound
-      while position < positions.upperBound, !set.contains(tokens[position]) { position += 1 }
-      if position == positions.upperBound { return nil }
-      if position >= primaryEnd { tier = .secondary }
-    }
-    return tier
   }
 }

@@ -35,11 +35,7 @@ struct CatalogWordSet {
     } else {
       self.ranges.reserveCapacity(ranges.count)
       for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-        if let last = self.ranges.last, range.lowerBound <= last.upperBound {
-          self.ranges[self.ranges.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-        } else {
-          self.ranges.append(range)
-        }
+        Self.append(range, to: &self.ranges)
       }
     }
     finish()
@@ -125,13 +121,18 @@ struct CatalogWordSet {
         next = other.ranges[right]
         right += 1
       }
-      // Overlapping or touching runs become one, as the initialiser makes them.
-      if let last = merged.last, next.lowerBound <= last.upperBound {
-        merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, next.upperBound)
-      } else {
-        merged.append(next)
-      }
+      Self.append(next, to: &merged)
     }
     return CatalogWordSet(apart: merged)
+  }
+
+  /// Appends the non-empty `range`, starting no earlier than the last of `runs`, to those
+  /// ascending runs: joined to the last when they overlap or touch, so that runs stay apart.
+  static func append(_ range: Range<Int>, to runs: inout [Range<Int>]) {
+    if let last = runs.last, range.lowerBound <= last.upperBound {
+      runs[runs.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+    } else {
+      runs.append(range)
+    }
   }
 }

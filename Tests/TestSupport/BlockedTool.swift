@@ -18,20 +18,20 @@ public final class BlockedTool: Sendable {
   /// Starts `executable` with `arguments`; with `readOutput` false its stdout is never read.
   public init(_ executable: URL, _ arguments: [String], readOutput: Bool = true) throws {
     Subprocess.ignoreSIGPIPE()
-    let stdin = try ChildProcess.pipe()
-    let stdout = try ChildProcess.pipe()
+    let stdin = try ChildPipe.toChild()
+    let stdout = try ChildPipe.fromChild()
     defer {
-      close(stdin.readEnd)
-      close(stdout.writeEnd)
+      stdin.closeChildEnd()
+      stdout.closeChildEnd()
     }
-    input = FileHandle(fileDescriptor: stdin.writeEnd, closeOnDealloc: true)
-    let reading = FileHandle(fileDescriptor: stdout.readEnd, closeOnDealloc: true)
+    input = stdin.handle
+    let reading = stdout.handle
     unreadOutput = readOutput ? nil : reading
     finished.enter()
     do {
       child = try ChildProcess(
-        executable.path, arguments: arguments, standardInput: .descriptor(stdin.readEnd),
-        standardOutput: .descriptor(stdout.writeEnd), standardError: .nullDevice
+        executable.path, arguments: arguments, standardInput: stdin.forChild,
+        standardOutput: stdout.forChild, standardError: .nullDevice
       ) { [finished, exitedAt] _ in
         exitedAt.record()
         finished.leave()
@@ -133,15 +133,8 @@ public final class BlockedTool: Sendable {
   /// (SIGKILL, status 9) so that a tool ignoring the signal fails the caller instead of hanging it.
   public func signal(_ signal: Int32, waitingAtMost bound: Duration = .seconds(10)) async -> (Int32, Duration) {
     let start = ContinuousClock.now
-    let child = self.child
-    child.signal(signal)
-    let seconds = Double(bound.components.seconds) + Double(bound.components.attoseconds) / 1e18
-    await Self.onOwnThread { [finished] in
-      if finished.wait(timeout: .now() + seconds) == .timedOut {
-        child.signal(SIGKILL)
-        finished.wait()
-      }
-    }
+    _ = await child.signal(signal, waitingAtMost: bound)
+    await Self.onOwnThread { [finished] in finished.wait() }
     let elapsed = start.duration(to: exitedAt.instant ?? start)
     try? input.close()
     try? unreadOutput?.close()

@@ -149,6 +149,19 @@ public final class ChildProcess: Sendable {
     record.signal(processIdentifier, signal)
   }
 
+  /// Sends `signal`, then waits for the child's exit at most `bound` of real time, on a thread
+  /// of its own: a child still running then is killed (SIGKILL) and waited for, so that one that
+  /// ignores the signal fails its test instead of hanging it. Returns how it ended, and whether
+  /// that was within `bound`.
+  public func signal(_ signal: Int32, waitingAtMost bound: Duration) async -> (exit: ChildExit, withinBound: Bool) {
+    self.signal(signal)
+    let withinBound = await withCheckedContinuation { continuation in
+      Thread.detachNewThread { [self] in continuation.resume(returning: waitForExit(atMost: bound) != nil) }
+    }
+    if !withinBound { self.signal(SIGKILL) }
+    return (await waitForExit(), withinBound)
+  }
+
   /// A new pipe, both ends close-on-exec (a child started meanwhile by another thread, through
   /// anything but this type, must not hold an end: a write end held there never ends).
   ///
@@ -159,6 +172,34 @@ public final class ChildProcess: Sendable {
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     return (ends[0], ends[1])
   }
+}
+
+/// One of a child's standard streams as a pipe: the child's end, given to it as ``forChild``
+/// and closed here once it has started (its copy is then the only one, so its exit ends the
+/// stream), and this process's end as a `FileHandle` that closes it when released.
+public struct ChildPipe: Sendable {
+  /// The child's end.
+  public let childEnd: Int32
+  /// This process's end.
+  public let handle: FileHandle
+
+  /// A pipe the child reads (its standard input): this process writes to ``handle``.
+  public static func toChild() throws -> ChildPipe {
+    let ends = try ChildProcess.pipe()
+    return ChildPipe(childEnd: ends.readEnd, handle: FileHandle(fileDescriptor: ends.writeEnd, closeOnDealloc: true))
+  }
+
+  /// A pipe the child writes (its standard output or error): this process reads ``handle``.
+  public static func fromChild() throws -> ChildPipe {
+    let ends = try ChildProcess.pipe()
+    return ChildPipe(childEnd: ends.writeEnd, handle: FileHandle(fileDescriptor: ends.readEnd, closeOnDealloc: true))
+  }
+
+  /// The child's end, as ``ChildProcess`` takes it.
+  public var forChild: ChildStream { .descriptor(childEnd) }
+
+  /// Closes the child's end here: call once the child has started, or failed to.
+  public func closeChildEnd() { close(childEnd) }
 }
 
 /// pipe(2), named apart from ``ChildProcess/pipe()``.

@@ -19,17 +19,17 @@ public final class RunningProcess: Sendable {
   /// - Throws: ``SpawnError`` when the child cannot be started.
   public init(_ executable: URL, arguments: [String]) throws {
     Subprocess.ignoreSIGPIPE()
-    let stdin = try ChildProcess.pipe()
-    let stdout = try ChildProcess.pipe()
+    let stdin = try ChildPipe.toChild()
+    let stdout = try ChildPipe.fromChild()
     defer {
-      close(stdin.readEnd)
-      close(stdout.writeEnd)
+      stdin.closeChildEnd()
+      stdout.closeChildEnd()
     }
-    input = FileHandle(fileDescriptor: stdin.writeEnd, closeOnDealloc: true)
-    let reading = FileHandle(fileDescriptor: stdout.readEnd, closeOnDealloc: true)
+    input = stdin.handle
+    let reading = stdout.handle
     child = try ChildProcess(
       executable.path, arguments: arguments, environment: IsolatedCache.environment(),
-      standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
+      standardInput: stdin.forChild, standardOutput: stdout.forChild,
       standardError: .nullDevice)
     readerDone.enter()
     Thread.detachNewThread { [self] in
@@ -110,6 +110,17 @@ public final class RunningProcess: Sendable {
 
   /// Sends `signal` to the child (nothing once it has exited).
   public func send(_ signal: Int32) { child.signal(signal) }
+
+  /// Sends `signal` and waits for the child to exit, at most `bound` of real time (a child still
+  /// running then is killed with SIGKILL, status 9), and for its stdout to end: its exit status,
+  /// and how long after the signal it exited, as this process saw it.
+  public func signal(_ signal: Int32, waitingAtMost bound: Duration) async -> (status: Int32, elapsed: Duration) {
+    let start = ContinuousClock.now
+    let (exit, _) = await child.signal(signal, waitingAtMost: bound)
+    let elapsed = start.duration(to: .now)
+    _ = await waitForExit()
+    return (exit.status, elapsed)
+  }
 
   /// Waits for the child to exit and for its stdout to end; returns its exit status (the
   /// signal's number when a signal killed it).

@@ -49,22 +49,18 @@ public final class ToolProcess: Sendable {
       // server for ever. ChildProcess's waiting thread, which spawns it, lives as long as it does.
       command = [setpriv, "--pdeathsig", "KILL", "--"] + command
     }
-    let stdin = try ChildProcess.pipe()
-    let stdout = try ChildProcess.pipe()
-    let stderr = try ChildProcess.pipe()
-    defer { for end in [stdin.readEnd, stdout.writeEnd, stderr.writeEnd] { close(end) } }
-    let writing = FileHandle(fileDescriptor: stdin.writeEnd, closeOnDealloc: true)
-    let outputs = [
-      (FileHandle(fileDescriptor: stdout.readEnd, closeOnDealloc: true), false),
-      (FileHandle(fileDescriptor: stderr.readEnd, closeOnDealloc: true), true),
-    ]
+    let stdin = try ChildPipe.toChild()
+    let stdout = try ChildPipe.fromChild()
+    let stderr = try ChildPipe.fromChild()
+    defer { for pipe in [stdin, stdout, stderr] { pipe.closeChildEnd() } }
+    let writing = stdin.handle
+    let outputs = [(stdout.handle, false), (stderr.handle, true)]
     let changed = try ChangePipe()
     self.changed = changed
     let state = shared
     child = try ChildProcess(
       command[0], arguments: Array(command.dropFirst()), environment: IsolatedCache.environment(environment),
-      standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
-      standardError: .descriptor(stderr.writeEnd)
+      standardInput: stdin.forChild, standardOutput: stdout.forChild, standardError: stderr.forChild
     ) { exit in
       state.state.withLock { $0.exit = (exit.status, exit.signaled) }
       changed.signal()

@@ -41,33 +41,9 @@ import Testing
     // "love" is never answered: the replay, its recording read, waits for that answer, which
     // virtual time may not move past. The signal must end the wait, and the search is then
     // reported cancelled, not timed out at the 60 s timeout's virtual instant.
-    try await withStandIn({ request in
-      request.value(of: "term") == "love" ? .fault(.noAnswer) : .json(#"{"resultCount":0,"results":[]}"#)
-    }) { server in
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-signal-\(UUID())")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let recording = directory.appendingPathComponent("typed.jsonl")
-      try Data((#"{"at_ms": 0, "term": "taylor"}"# + "\n" + #"{"at_ms": 1000, "term": "love"}"# + "\n").utf8)
-        .write(to: recording)
-      let tool = try RunningProcess(
-        try toolBinary(),
-        arguments: [
-          "--replay", "--input", recording.path, "--source", server.url("/search").absoluteString,
-          "--format", "jsonl", "--categories", "music", "--retries", "0", "--cache-dir", "none",
-          "--timeout", "60s",
-        ])
+    try await withReplayWaitingForAnAnswer { tool, server in
       _ = await server.waitUntil { requests in requests.contains { $0.value(of: "term") == "love" } }
-      let signalled = ContinuousClock.now
-      tool.send(signal)
-      // A tool that ignores the signal is killed once `hang` has passed, failing the test.
-      let killer = Task {
-        try await Task.sleep(for: Self.hang)
-        tool.send(SIGKILL)
-      }
-      let exitStatus = await tool.waitForExit()
-      killer.cancel()
-      let elapsed = ContinuousClock.now - signalled
+      let (exitStatus, elapsed) = await tool.signal(signal, waitingAtMost: Self.hang)
       #expect(exitStatus == status)
       #expect(elapsed < Self.hang, "exited \(elapsed) after the signal")
       let events = try toolEvents(tool.lines.joined(separator: "\n"))

@@ -35,23 +35,7 @@ import Testing
     // A replay of the catalog hands its events over in batches; one of a network source waits
     // for real answers, and must write what it has meanwhile. "love" is never answered, so the
     // replay waits on it with its whole recording read; "taylor"'s results must come out then.
-    try await withStandIn({ request in
-      request.value(of: "term") == "love"
-        ? .fault(.noAnswer) : .json(#"{"resultCount":0,"results":[]}"#)
-    }) { server in
-      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-net-\(UUID())")
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let recording = directory.appendingPathComponent("typed.jsonl")
-      try Data((#"{"at_ms": 0, "term": "taylor"}"# + "\n" + #"{"at_ms": 1000, "term": "love"}"# + "\n").utf8)
-        .write(to: recording)
-      let tool = try RunningProcess(
-        try toolBinary(),
-        arguments: [
-          "--replay", "--input", recording.path, "--source", server.url("/search").absoluteString,
-          "--format", "jsonl", "--categories", "music", "--retries", "0", "--cache-dir", "none",
-          "--timeout", "60s",
-        ])
+    try await withReplayWaitingForAnAnswer { tool, _ in
       // Bounded at 20 s, well before the search's timeout: held-back events would only come out
       // when it ends the run.
       let written = await tool.waitForLine(

@@ -32,3 +32,30 @@ func replayAgainst(
 func requestedTerms(_ server: LoopbackHTTPServer) -> [String] {
   server.requests.map { $0.value(of: "term") ?? "" }
 }
+
+/// Runs `body` with the built tool replaying, from a file, "taylor" at 0 ms then "love" at
+/// 1,000 ms against a stand-in that answers "taylor" with nothing and never answers "love" (one
+/// category, no retries, no disk cache, a 60 s timeout): a replay of a network source left
+/// waiting for an answer, its whole recording read. The recording is removed afterwards.
+func withReplayWaitingForAnAnswer<T>(
+  _ body: (RunningProcess, LoopbackHTTPServer) async throws -> T
+) async throws -> T {
+  try await withStandIn({ request in
+    request.value(of: "term") == "love" ? .fault(.noAnswer) : .json(#"{"resultCount":0,"results":[]}"#)
+  }) { server in
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replay-net-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let recording = directory.appendingPathComponent("typed.jsonl")
+    try Data((#"{"at_ms": 0, "term": "taylor"}"# + "\n" + #"{"at_ms": 1000, "term": "love"}"# + "\n").utf8)
+      .write(to: recording)
+    let tool = try RunningProcess(
+      try toolBinary(),
+      arguments: [
+        "--replay", "--input", recording.path, "--source", server.url("/search").absoluteString,
+        "--format", "jsonl", "--categories", "music", "--retries", "0", "--cache-dir", "none",
+        "--timeout", "60s",
+      ])
+    return try await body(tool, server)
+  }
+}

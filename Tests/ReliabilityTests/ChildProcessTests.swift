@@ -19,7 +19,7 @@ import Testing
     let child = try ChildProcess(
       executable, arguments: arguments, environment: ["LC_ALL": "C", "PATH": "/usr/bin:/bin"],
       standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
-      standardError: .nullDevice, defaultSIGPIPE: defaultSIGPIPE)
+      standardError: .nullDevice, signalDefaults: defaultSIGPIPE ? .sigpipe : .inherited)
     close(stdin.readEnd)
     close(stdout.writeEnd)
     // Written and read at once, each on a thread of its own: the child may write more than a
@@ -97,7 +97,7 @@ import Testing
   }
 
   /// The `SigBlk` and `SigIgn` masks of a child started from a thread that blocks SIGTERM.
-  private func signalMasks(defaultSIGPIPE: Bool) async throws -> (blocked: UInt64, ignored: UInt64) {
+  private func signalMasks(_ defaults: ChildSignalDefaults) async throws -> (blocked: UInt64, ignored: UInt64) {
     Subprocess.ignoreSIGPIPE()
     let output = try await OwnThread.value { () -> String in
       var blocking = sigset_t()
@@ -107,7 +107,7 @@ import Testing
       let stdout = try ChildProcess.pipe()
       let child = try ChildProcess(
         "/bin/grep", arguments: ["^Sig", "/proc/self/status"], standardOutput: .descriptor(stdout.writeEnd),
-        defaultSIGPIPE: defaultSIGPIPE)
+        signalDefaults: defaults)
       close(stdout.writeEnd)
       defer { close(stdout.readEnd) }
       let text = String(decoding: readToEnd(stdout.readEnd), as: UTF8.self)
@@ -124,11 +124,21 @@ import Testing
 
   @Test func noSignalIsBlockedInTheChildAndSIGPIPEIsIgnoredUnlessAskedOtherwise() async throws {
     let pipeBit = UInt64(1) << UInt64(SIGPIPE - 1)
-    let inherited = try await signalMasks(defaultSIGPIPE: false)
+    let inherited = try await signalMasks(.inherited)
     #expect(inherited.blocked == 0)
     #expect(inherited.ignored & pipeBit != 0)
-    let reset = try await signalMasks(defaultSIGPIPE: true)
+    let reset = try await signalMasks(.sigpipe)
     #expect(reset.blocked == 0)
     #expect(reset.ignored & pipeBit == 0)
+  }
+
+  @Test func everySignalAtItsDefaultIgnoresNone() async throws {
+    // This process ignores SIGPIPE (and the signal mask test shows the child would keep that).
+    Subprocess.ignoreSIGPIPE()
+    let all = try await signalMasks(.all)
+    #expect(all.blocked == 0)
+    // Signals 1–31; glibc keeps its own two real-time signals (32 and 33) out of reach.
+    let standard: UInt64 = (1 << 31) - 1
+    #expect(all.ignored & standard == 0, "SigIgn \(String(all.ignored, radix: 16))")
   }
 }

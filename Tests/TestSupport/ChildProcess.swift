@@ -48,6 +48,17 @@ public enum ChildStream: Sendable {
   case descriptor(Int32)
 }
 
+/// Which signals a child starts with at their default action; the others keep this process's
+/// disposition (a signal ignored here stays ignored there).
+public enum ChildSignalDefaults: Sendable {
+  /// None: this process's dispositions.
+  case inherited
+  /// SIGPIPE: death by SIGPIPE when its reader goes, as a shell would start it.
+  case sigpipe
+  /// Every signal: a server that must act on SIGTERM however this process treats it.
+  case all
+}
+
 /// Why a child could not be started, or a pipe for it made.
 public struct SpawnError: Error, CustomStringConvertible {
   /// The program that was to run.
@@ -68,9 +79,8 @@ public struct SpawnError: Error, CustomStringConvertible {
 /// this process from 3 up is closed in it, whatever its close-on-exec flag. Its signal mask is
 /// empty (the test runner's threads block some signals, and a child would keep them blocked), it
 /// runs in a process group of its own (a tool that stops or signals its whole group leaves the
-/// test process alone), and it keeps this process's signal dispositions, so a SIGPIPE ignored
-/// here stays ignored there, unless `defaultSIGPIPE` asks for the default (death by SIGPIPE, as
-/// a shell would start it).
+/// test process alone), and it keeps this process's signal dispositions but those
+/// `signalDefaults` resets (``ChildSignalDefaults``).
 ///
 /// A thread of its own starts the child and then waits for it, so no task thread ever blocks on
 /// it; that same thread lives exactly as long as the child, which a child under `setpriv
@@ -101,12 +111,12 @@ public final class ChildProcess: Sendable {
   public init(
     _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
     standardInput: ChildStream = .inherited, standardOutput: ChildStream = .inherited,
-    standardError: ChildStream = .inherited, defaultSIGPIPE: Bool = false,
+    standardError: ChildStream = .inherited, signalDefaults: ChildSignalDefaults = .inherited,
     whenExited: @escaping @Sendable (ChildExit) -> Void = { _ in }
   ) throws {
     let request = SpawnRequest(
       executable: executable, arguments: arguments, environment: environment,
-      streams: [standardInput, standardOutput, standardError], defaultSIGPIPE: defaultSIGPIPE)
+      streams: [standardInput, standardOutput, standardError], signalDefaults: signalDefaults)
     let record = ExitRecord()
     let started = StartOutcome()
     let thread = Thread {
@@ -279,7 +289,7 @@ private struct SpawnRequest: Sendable {
   let arguments: [String]
   let environment: [String: String]?
   let streams: [ChildStream]
-  let defaultSIGPIPE: Bool
+  let signalDefaults: ChildSignalDefaults
 
   func spawn() -> Result<pid_t, SpawnError> {
     var attributes = posix_spawnattr_t()
@@ -290,7 +300,16 @@ private struct SpawnRequest: Sendable {
     posix_spawnattr_setsigmask(&attributes, &none)
     var defaults = sigset_t()
     sigemptyset(&defaults)
-    if defaultSIGPIPE { sigaddset(&defaults, SIGPIPE) }
+    switch signalDefaults {
+    case .inherited:
+      break
+    case .sigpipe:
+      sigaddset(&defaults, SIGPIPE)
+    case .all:
+      sigfillset(&defaults)
+      sigdelset(&defaults, SIGKILL)
+      sigdelset(&defaults, SIGSTOP)
+    }
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setpgroup(&attributes, 0)
     let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP

@@ -79,7 +79,7 @@ public enum Subprocess {
       child = try ChildProcess(
         executable.path, arguments: arguments, environment: IsolatedCache.environment(environment),
         standardInput: .descriptor(stdin.readEnd), standardOutput: .descriptor(stdout.writeEnd),
-        standardError: .descriptor(stderr.writeEnd), defaultSIGPIPE: defaultSIGPIPE)
+        standardError: .descriptor(stderr.writeEnd), signalDefaults: defaultSIGPIPE ? .sigpipe : .inherited)
     } catch {
       for end in [stdin.readEnd, stdin.writeEnd, stdout.writeEnd, stderr.readEnd, stderr.writeEnd] { close(end) }
       if !standardOutputClosed { close(stdout.readEnd) }

@@ -1,5 +1,5 @@
 // A real redis-server for the tests: started on a free loopback port in a temporary directory of
-// its own, without persistence unless a test asks for it, and stopped by its process id. Tests
+// its own, without persistence unless a test asks for it, and stopped by a signal. Tests
 // that need one skip with one line when redis-server is not installed, except under CI, where a
 // missing server is a failure (.ci/run installs it).
 import Foundation
@@ -80,7 +80,7 @@ public final class RedisServer: Sendable {
   public var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
 
   /// The running server's process id; nil once stopped.
-  public var processIdentifier: Int32? { running.withLock { $0?.processIdentifier } }
+  public var processIdentifier: Int32? { running.withLock { $0?.child.processIdentifier } }
 
   private init(port: UInt16, directory: URL, arguments: [String]) {
     self.port = port
@@ -153,28 +153,25 @@ public final class RedisServer: Sendable {
 
   private func halt(signal: Int32) {
     guard let server = running.withLock({ $0.take() }) else { return }
-    // Once it has exited its process id is reaped and may be another process's.
-    guard !server.exited.signal.isSignalled else { return }
-    _ = sendSignal(server.processIdentifier, signal)
+    // Signalled only while it runs: once reaped, its process id may be another process's.
+    server.child.signal(signal)
     // A clean shutdown is bounded too: a server that does not exit in time is killed.
-    if !server.exited.wait(atMost: .seconds(30)) {
-      _ = sendSignal(server.processIdentifier, SIGKILL)
-      _ = server.exited.wait(atMost: .seconds(30))
+    if server.child.waitForExit(atMost: .seconds(30)) == nil {
+      server.child.signal(SIGKILL)
+      _ = server.child.waitForExit(atMost: .seconds(30))
     }
   }
 
   private func launch(executable: URL, within startTimeout: Duration) async throws {
-    let exited = try ExitSignal()
-    let (pid, output) = try await ServerChild.spawn(executable: executable, arguments: arguments, exited: exited)
-    running.withLock { $0 = RunningServer(processIdentifier: pid, exited: exited) }
+    let (child, output) = try ServerChild.spawn(executable: executable, arguments: arguments)
+    running.withLock { $0 = RunningServer(child: child) }
     let ready = await ServerOutput.waitForReadiness(on: output, within: startTimeout)
     if let failure = ready { throw RedisServerError.didNotStart(output: failure) }
   }
 }
 
 private struct RunningServer: Sendable {
-  let processIdentifier: Int32
-  let exited: ExitSignal
+  let child: ChildProcess
 }
 
 /// Starts redis-server as a child that neither inherits this process's signal state nor
@@ -182,8 +179,8 @@ private struct RunningServer: Sendable {
 ///
 /// The signal state: a child keeps the mask of the thread that spawned it and every signal this
 /// process ignores, and the test runner's threads block SIGTERM (which redis-server never
-/// unblocks, so it would ignore ``RedisServer/shutDown()``). posix_spawn resets both: no signal
-/// blocked, every disposition the default.
+/// unblocks, so it would ignore ``RedisServer/shutDown()``). ``ChildProcess`` resets both (with
+/// ``ChildSignalDefaults/all``): no signal blocked, every disposition the default.
 ///
 /// The lifetime: on Linux the server is started through `setpriv --pdeathsig KILL`, so the kernel
 /// kills it when the thread that spawned it ends. That thread waits for the server's exit and
@@ -195,88 +192,31 @@ private enum ServerChild {
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
-  /// Spawns the server on a thread of its own that then waits for its exit and fires `exited`;
-  /// returns its process id and the read end of its output (stdout and stderr).
-  static func spawn(executable: URL, arguments: [String], exited: ExitSignal) async throws -> (Int32, Int32) {
+  /// Spawns the server (``ChildProcess``: reaped on a thread of its own, which lives as long as
+  /// it does); returns it and the read end of its output (stdout and stderr).
+  static func spawn(executable: URL, arguments: [String]) throws -> (ChildProcess, Int32) {
     var command = [executable.path] + arguments
     #if os(Linux)
       if let setpriv { command = [setpriv, "--pdeathsig", "KILL", "--"] + command }
     #endif
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw RedisServerError.didNotStart(output: "pipe: errno \(errno)") }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    let (readEnd, writeEnd) = (ends[0], ends[1])
-    let launched = command
-    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int32, Int32), any Error>) in
-      let thread = Thread {
-        let spawned = start(launched, output: writeEnd)
-        close(writeEnd)
-        guard case .success(let pid) = spawned else {
-          close(readEnd)
-          exited.fire()
-          if case .failure(let failure) = spawned {
-            continuation.resume(throwing: RedisServerError.didNotStart(output: "posix_spawn: errno \(failure.code)"))
-          }
-          return
-        }
-        continuation.resume(returning: (pid, readEnd))
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        exited.fire()
-      }
-      thread.name = "redis-server watcher"
-      thread.start()
+    let output: (readEnd: Int32, writeEnd: Int32)
+    do {
+      output = try ChildProcess.pipe()
+    } catch {
+      throw RedisServerError.didNotStart(output: "\(error)")
     }
-  }
-
-  private struct SpawnFailure: Error { let code: Int32 }
-
-  private static func start(_ command: [String], output: Int32) -> Result<Int32, SpawnFailure> {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    sigdelset(&all, SIGKILL)
-    sigdelset(&all, SIGSTOP)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, output, 1)
-    posix_spawn_file_actions_adddup2(&actions, output, 2)
-    let argv = command.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let code = posix_spawn(&pid, command[0], &actions, &attributes, argv, environ)
-    return code == 0 ? .success(pid) : .failure(SpawnFailure(code: code))
-  }
-}
-
-/// Fired once by the thread that waits for the server's exit; waited on with poll(2).
-private final class ExitSignal: Sendable {
-  let signal: CancellationSignal
-
-  init() throws { signal = try CancellationSignal() }
-
-  func fire() { signal.signal() }
-
-  /// Waits for the exit, at most `limit`; false when it did not come.
-  func wait(atMost limit: Duration) -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: limit)
-    var entry = pollfd(fd: signal.readEnd, events: Int16(POLLIN), revents: 0)
-    while !signal.isSignalled {
-      let left = clock.now.duration(to: deadline)
-      guard left > .zero else { return false }
-      _ = poll(&entry, 1, Int32(clamping: left.components.seconds * 1000 + 1))
+    // The server's copy is the only one left once it has started: its exit ends the output.
+    defer { close(output.writeEnd) }
+    do {
+      let child = try ChildProcess(
+        command[0], arguments: Array(command.dropFirst()), standardInput: .nullDevice,
+        standardOutput: .descriptor(output.writeEnd), standardError: .descriptor(output.writeEnd),
+        signalDefaults: .all)
+      return (child, output.readEnd)
+    } catch {
+      close(output.readEnd)
+      throw RedisServerError.didNotStart(output: "\(error)")
     }
-    return true
   }
 }
 
@@ -330,14 +270,6 @@ private enum ServerOutput {
   private static func text(_ bytes: [UInt8]) -> String {
     String(decoding: bytes.suffix(2000), as: UTF8.self).replacingOccurrences(of: "\n", with: " | ")
   }
-}
-
-private func sendSignal(_ process: Int32, _ signal: Int32) -> Int32 {
-  #if canImport(Glibc)
-    Glibc.kill(process, signal)
-  #else
-    Darwin.kill(process, signal)
-  #endif
 }
 
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

@@ -31,7 +31,9 @@ extension CatalogIndex {
   /// every keystroke.
   func typos(of word: FoldedWord, prefix: Bool, categories: UInt32) -> CatalogWordSet {
     let allowance = CatalogRanking.typoAllowance(forLength: word.count)
-    guard allowance > 0 else { return CatalogWordSet([]) }
+    // Nothing to walk, so nothing to keep: a word too long for the automaton (a term may hold
+    // a thousand letters) would otherwise fill the memos with keys of kilobytes.
+    guard TypoAutomaton.handles(word, allowance: allowance) else { return CatalogWordSet([]) }
     let categories = categories | typoCategory
     if let known = recentTypos.withLock({ $0.answer(for: word, prefix: prefix, categories: categories) }) {
       return known

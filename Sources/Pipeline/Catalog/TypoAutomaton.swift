@@ -49,10 +49,16 @@ struct TypoAutomaton {
   /// The query's positions: bits 0 … length − 1.
   private let positions: UInt64
 
+  /// Whether an automaton can be made for `query` with `allowance`: one or two edits, and a
+  /// query of 1 to ``longestWord`` letters. Other queries have no typo matches.
+  static func handles(_ query: FoldedWord, allowance: Int) -> Bool {
+    (1...2).contains(allowance) && !query.isEmpty && query.count <= longestWord
+  }
+
   /// Runs `body` with the automaton of `query` allowing `allowance` (1 or 2) typos; nil for
   /// another allowance or a query longer than ``longestWord``.
   static func run<Result>(_ query: FoldedWord, allowance: Int, _ body: (TypoAutomaton) -> Result) -> Result? {
-    guard (1...2).contains(allowance), !query.isEmpty, query.count <= longestWord else { return nil }
+    guard handles(query, allowance: allowance) else { return nil }
     // 128 ASCII masks, then per position a letter bit and up to a (bit, positions) pair.
     return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 128 + 3 * longestWord) { memory in
       guard let base = memory.baseAddress else { return nil }

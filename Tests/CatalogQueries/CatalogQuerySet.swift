@@ -3,7 +3,7 @@
 // benchmark types every prefix of every term through the binary.
 import Pipeline
 
-/// 452 queries (films, artists, songs, podcasts, prefixes, typos of every kind, other spellings,
+/// 457 queries (films, artists, songs, podcasts, prefixes, typos of every kind, other spellings,
 /// numbers, stylised names, ranking, films since 2015, the big non-English markets, original
 /// scripts) and the misses the ranking rule explains.
 package enum CatalogQuerySet {
@@ -441,6 +441,10 @@ package enum CatalogQuerySet {
     Query(.world, "the master and margarita", .movies, title: "The Master and Margarita"),
     Query(
       .world, "how to make millions before grandma dies", .movies, title: "How to Make Millions Before Grandma Dies"),
+    Query(.world, "fack ju gohte", .movies, title: "Fack ju Göhte"),
+    Query(.world, "der schuh des manitu", .movies, title: "Der Schuh des Manitu"),
+    Query(.world, "miracle in cell no 7", .movies, title: "Miracle in Cell No. 7"),
+    Query(.world, "salaar", .movies, title: "Salaar: Part 1 – Ceasefire"),
     Query(.world, "atemlos", .music, title: "Atemlos durch die Nacht"),
     Query(.world, "die toten hosen", .music, artist: "Die Toten Hosen"),
     Query(.world, "tage wie diese", .music, title: "Tage wie diese"),
@@ -491,6 +495,7 @@ package enum CatalogQuerySet {
     Query(.world, "aicha", .music, title: "Aïcha"),
     Query(.script, "방탄소년단", .music, artist: "BTS"),
     Query(.script, "七人の侍", .movies, title: "Seven Samurai"),
+    Query(.script, "범죄도시", .movies, title: "The Outlaws"),
     Query(.script, "你好，李焕英", .movies, title: "Hi, Mom"),
     Query(.script, "臥虎藏龍", .movies, title: "Crouching Tiger, Hidden Dragon"),
     Query(.script, "花样年华", .movies, title: "In the Mood for Love"),

@@ -448,8 +448,8 @@ def curated(name, parse, problems):
 
 
 def parse_artist(entry):
-  return {"artist": text(entry, "artist"), "aka": aka_names(entry.get("aka"), "'aka'"), "genre": text(entry, "genre"),
-          "songs": pairs(entry, "songs"), "albums": pairs(entry, "albums")}
+  return {"artist": text(entry, "artist"), "aka": aka_names(entry.get("aka"), "'aka'"),
+          "genre": text(entry, "genre"), "songs": pairs(entry, "songs"), "albums": pairs(entry, "albums")}
 
 
 def parse_podcast(entry):

@@ -129,12 +129,25 @@ import Testing
     #expect(count == written)
   }
 
-  @Test func reportsAReadFailureAfterOpening() async throws {
+  #if os(Linux)
+    @Test func reportsAReadFailureAfterOpening() async throws {
+      // This process's memory opens for reading, and reading its first page, never mapped, fails.
+      let reader = try LineReader.open(path: "/proc/self/mem")
+      await #expect(throws: LineInputError.readFailed(errno: EIO)) {
+        for try await _ in reader {}
+      }
+    }
+  #endif
+
+  @Test func refusesADirectoryWhenOpeningIt() throws {
+    // open(2) lets a directory be opened for reading; only a read would fail, too late to say which.
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let reader = try LineReader.open(path: directory.path)  // A directory opens but cannot be read.
-    await #expect(throws: LineInputError.readFailed(errno: EISDIR)) {
-      for try await _ in reader {}
+    #expect(throws: LineInputError.cannotOpen(path: directory.path, errno: EISDIR)) {
+      _ = try LineReader.open(path: directory.path)
+    }
+    #expect(throws: LineInputError.cannotOpen(path: directory.path, errno: EISDIR)) {
+      _ = try BlockingLineReader.open(path: directory.path)
     }
   }
 

@@ -66,7 +66,8 @@ public struct BlockingLineReader: ~Copyable {
   /// does. With `stop`, the file is opened without blocking and the first read waits for a
   /// writer instead, so that signalling `stop` ends that wait too.
   ///
-  /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
+  /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails, or with `EISDIR` for a
+  ///   directory.
   public static func open(
     path: String, maxLineLength: Int = InputLine.defaultMaxLength, stoppingOn stop: CancellationSignal? = nil
   ) throws(LineInputError) -> BlockingLineReader {

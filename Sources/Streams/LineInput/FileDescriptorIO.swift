@@ -15,13 +15,30 @@ package enum FileDescriptorIO {
 
   /// Opens `path` for reading, close-on-exec. With `nonBlocking`, opening a FIFO returns at once
   /// even when no writer is there yet, instead of blocking the calling thread.
+  ///
+  /// A directory is refused here with `EISDIR`: `open(2)` lets one be opened for reading, and
+  /// only the first `read(2)` would fail, after the caller had started its run, and without the
+  /// path.
   static func openForReading(path: String, nonBlocking: Bool) throws(LineInputError) -> Int32 {
     let flags = O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
     while true {
       let descriptor = path.withCString { open($0, flags) }
-      if descriptor >= 0 { return descriptor }
+      if descriptor >= 0 {
+        guard !isDirectory(descriptor) else {
+          closeDescriptor(descriptor)
+          throw .cannotOpen(path: path, errno: EISDIR)
+        }
+        return descriptor
+      }
       if errno != EINTR { throw .cannotOpen(path: path, errno: errno) }
     }
+  }
+
+  /// Whether `descriptor` is a directory.
+  private static func isDirectory(_ descriptor: Int32) -> Bool {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return false }
+    return status.st_mode & S_IFMT == S_IFDIR
   }
 
   /// Reads at most `buffer.count` bytes: the count read, 0 at end of file, nil when a

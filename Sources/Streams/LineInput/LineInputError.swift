@@ -11,9 +11,10 @@
 /// Only the file itself failing is an error; a line that is not UTF-8 or is too long is
 /// delivered as an ``InputLine`` and reading goes on.
 public enum LineInputError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// `open(2)` failed for `path` with `errno` (e.g. `ENOENT`, `EACCES`).
+  /// `open(2)` failed for `path` with `errno` (e.g. `ENOENT`, `EACCES`), or `path` is a directory
+  /// (`EISDIR`), which `open(2)` allows but no read does.
   case cannotOpen(path: String, errno: Int32)
-  /// `read(2)` or `poll(2)` failed with `errno` (e.g. `EIO`, `EISDIR`).
+  /// `read(2)` or `poll(2)` failed with `errno` (e.g. `EIO`).
   case readFailed(errno: Int32)
   /// A reader given a ``CancellationSignal`` was stopped by it while waiting for input.
   case stopped

@@ -90,7 +90,8 @@ public struct LineReader: AsyncSequence, Sendable {
   /// blocks nor loses data. `follow` changes nothing for other
   /// files, which end at their end.
   ///
-  /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails.
+  /// - Throws: ``LineInputError/cannotOpen(path:errno:)`` if `open(2)` fails, or with `EISDIR` for a
+  ///   directory.
   public static func open(
     path: String, follow: Bool = false, maxLineLength: Int = InputLine.defaultMaxLength
   ) throws(LineInputError) -> LineReader {

@@ -13,9 +13,10 @@ enum CatalogFormat {
     return (month, day)
   }
 
-  /// An iTunes-style release date: "2014-10-27T07:00:00Z".
+  /// A release date in the form every item keeps (`SearchItem.releaseDate`): "2014-10-27".
   static func releaseDate(year: Int, month: Int, day: Int) -> String {
-    "\(year)-\(twoDigits(month))-\(twoDigits(day))T07:00:00Z"
+    let digits = String(year)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "-\(twoDigits(month))-\(twoDigits(day))"
   }
 
   /// An artwork URL of a square `size` in pixels.

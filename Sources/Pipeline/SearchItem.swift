@@ -17,7 +17,8 @@ public struct SearchItem: Sendable {
   /// The item's position in the built-in catalog when `storage` is nil.
   let builtInPosition: Int
 
-  /// Creates an item; every field but `id` may be left out.
+  /// Creates an item; every field but `id` may be left out. `releaseDate` is kept in its one form
+  /// (see ``releaseDate``).
   public init(
     id: Int, wrapperType: String? = nil, kind: String? = nil, trackId: Int? = nil,
     collectionId: Int? = nil, artistId: Int? = nil, trackName: String? = nil,
@@ -32,7 +33,7 @@ public struct SearchItem: Sendable {
         id: id, wrapperType: wrapperType, kind: kind, trackId: trackId, collectionId: collectionId,
         artistId: artistId, trackName: trackName, collectionName: collectionName, artistName: artistName,
         trackViewUrl: trackViewUrl, collectionViewUrl: collectionViewUrl, previewUrl: previewUrl,
-        artworkUrl100: artworkUrl100, artworkUrl: artworkUrl, releaseDate: releaseDate,
+        artworkUrl100: artworkUrl100, artworkUrl: artworkUrl, releaseDate: ReleaseDate.normalized(releaseDate),
         primaryGenreName: primaryGenreName, trackTimeMillis: trackTimeMillis, price: price, currency: currency,
         country: country, feedUrl: feedUrl, popularity: popularity))
   }
@@ -107,10 +108,15 @@ public struct SearchItem: Sendable {
     get { storage?.fields.artworkUrl }
     set { change { $0.artworkUrl = newValue } }
   }
-  /// The release date as iTunes writes it (ISO 8601), kept as text.
+  /// The release date as an ISO 8601 calendar date at the precision known: `2014-08-18`, `2014-08`
+  /// or `2014`.
+  ///
+  /// Set in any of those forms, or as a date and time (iTunes' `2014-08-18T07:00:00Z`), it keeps
+  /// the date alone, as written; text that is not such a date is dropped (the field reads nil).
+  /// ``releaseYear`` gives the year as a number.
   public var releaseDate: String? {
     get { if let storage { storage.fields.releaseDate } else { builtIn.releaseDate } }
-    set { change { $0.releaseDate = newValue } }
+    set { change { $0.releaseDate = ReleaseDate.normalized(newValue) } }
   }
   /// The main genre, e.g. "Rock".
   public var primaryGenreName: String? {

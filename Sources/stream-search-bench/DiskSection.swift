@@ -82,7 +82,7 @@ struct DiskSection {
       item.collectionName = "Some Album"
       item.trackViewUrl = "https://music.apple.com/us/album/\(1_000 + index)"
       item.artworkUrl = "https://is1-ssl.mzstatic.com/image/thumb/\(index)/600x600bb.jpg"
-      item.releaseDate = "2014-08-18T07:00:00Z"
+      item.releaseDate = "2014-08-18"
       item.primaryGenreName = "Pop"
       return item
     }

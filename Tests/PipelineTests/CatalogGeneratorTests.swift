@@ -64,7 +64,7 @@ import Testing
       }
       let all = items.allSatisfy {
         $0.trackViewUrl?.hasPrefix("https://catalog.invalid/") == true && $0.popularity != nil
-          && $0.releaseDate?.count == 20 && $0.primaryGenreName != nil && $0.price != nil
+          && $0.releaseDate?.count == 10 && $0.releaseYear != nil && $0.primaryGenreName != nil && $0.price != nil
       }
       return (songs, movies, podcasts, all)
     }

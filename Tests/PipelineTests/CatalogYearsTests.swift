@@ -39,7 +39,7 @@ import Testing
       return (0..<catalog.count).compactMap { position in
         guard let date = catalog.item(at: position).releaseDate else { return nil }
         let year = Int(date.prefix(4)) ?? 0
-        let shapeIsKnown = date.count == 4 || (date.count == 20 && date.hasSuffix("T00:00:00Z"))
+        let shapeIsKnown = date.count == 4 || (date.count == 10 && ReleaseDate.normalized(date) == date)
         return shapeIsKnown && (1000...2026).contains(year) ? nil : date
       }
     }

@@ -48,6 +48,10 @@ import Testing
       let artwork = ["artworkUrl600", "artworkUrl512", "artworkUrl100", "artworkUrl60", "artworkUrl30"]
         .lazy.compactMap { object[$0] as? String }.first
       #expect(item.artworkUrl == artwork)
+      // iTunes writes a date and a time; the item keeps the date, as written, and its year.
+      let date = (object["releaseDate"] as? String).map { String($0.prefix(10)) }
+      #expect(item.releaseDate == date)
+      #expect(item.releaseYear == date.flatMap { Int($0.prefix(4)) })
     }
   }
 
@@ -71,7 +75,7 @@ import Testing
       let object = try #require(raw.results.first)
       #expect(first.title == (object["trackName"] ?? object["collectionName"]) as? String)
       #expect(first.feedUrl == object["feedUrl"] as? String)
-      #expect(first.releaseDate == object["releaseDate"] as? String)
+      #expect(first.releaseDate == (object["releaseDate"] as? String).map { String($0.prefix(10)) })
       #expect(first.previewUrl == object["previewUrl"] as? String)
       #expect(first.primaryGenreName == object["primaryGenreName"] as? String)
     }

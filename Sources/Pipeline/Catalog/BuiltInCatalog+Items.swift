@@ -39,7 +39,7 @@ extension BuiltInCatalog {
       }
     }
 
-    /// "2014-10-27T00:00:00Z" when the day is known, "2014" when only the year is, else nil.
+    /// "2014-10-27" when the day is known, "2014" when only the year is, else nil.
     var releaseDate: String? {
       let record = record
       guard record.year > 0 else { return nil }
@@ -47,6 +47,9 @@ extension BuiltInCatalog {
         BuiltInCatalog.writeReleaseDate(of: record, to: buffer)
       }
     }
+
+    /// The year of release, when it is known.
+    var releaseYear: Int? { record.year > 0 ? Int(record.year) : nil }
 
     private func text(_ name: Int32) -> String? {
       name == CatalogItemNames.none ? nil : catalog.name(Int(name))
@@ -64,7 +67,7 @@ extension BuiltInCatalog {
 
   /// The most bytes `writeURL` and `writeReleaseDate` write.
   static let urlCapacity = 64
-  static let dateCapacity = 24
+  static let dateCapacity = 10
 
   /// Writes "https://catalog.invalid/<path><id>" at the start of `buffer`; returns its length.
   static func writeURL(_ kind: Kind, _ id: Int, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
@@ -75,8 +78,9 @@ extension BuiltInCatalog {
     return writer.count
   }
 
-  /// Writes the release date of `record` ("2014-10-27T00:00:00Z", or "2014" when only the year is
-  /// known) at the start of `buffer`; returns its length, 0 for a record with no year.
+  /// Writes the release date of `record` ("2014-10-27", or "2014" when only the year is known:
+  /// `SearchItem.releaseDate`'s form) at the start of `buffer`; returns its length, 0 for a record
+  /// with no year.
   static func writeReleaseDate(of record: Record, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
     guard record.year > 0 else { return 0 }
     var writer = ASCIIWriter(buffer)
@@ -84,9 +88,10 @@ extension BuiltInCatalog {
     if record.month > 0 {
       writer.append("-")
       writer.append(Int(record.month), digits: 2)
-      writer.append("-")
-      writer.append(Int(record.day), digits: 2)
-      writer.append("T00:00:00Z")
+      if record.day > 0 {
+        writer.append("-")
+        writer.append(Int(record.day), digits: 2)
+      }
     }
     return writer.count
   }

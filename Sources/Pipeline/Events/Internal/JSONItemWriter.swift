@@ -46,8 +46,8 @@ enum JSONItemWriter {
     return keysLength + BuiltInCatalog.urlCapacity + BuiltInCatalog.dateCapacity + 3 * 24 + names
   }
 
-  /// All keys of an item together, with their punctuation.
-  private static let keysLength = 200
+  /// All keys of an item together, with their punctuation, and the digits of its year.
+  private static let keysLength = 224
 }
 
 extension JSONCursor {
@@ -73,7 +73,13 @@ extension JSONCursor {
     field(",\"url\":", item.trackViewUrl ?? item.collectionViewUrl)
     field(",\"preview_url\":", item.previewUrl)
     field(",\"artwork_url\":", item.artworkUrl ?? item.artworkUrl100)
-    field(",\"release_date\":", item.releaseDate)
+    if let date = item.releaseDate {
+      field(",\"release_date\":", date)
+      if let year = ReleaseDate.year(of: date) {
+        raw(",\"release_year\":")
+        integer(year)
+      }
+    }
     field(",\"genre\":", item.primaryGenreName)
     if let duration = item.trackTimeMillis {
       raw(",\"duration_ms\":")
@@ -141,7 +147,8 @@ extension JSONCursor {
         let count = BuiltInCatalog.writeReleaseDate(of: record, to: date)
         copy(UnsafeBufferPointer(rebasing: date[..<count]))
       }
-      byte(UInt8(ascii: "\""))
+      raw("\",\"release_year\":")
+      integer(Int(record.year))
     }
     name(",\"genre\":", record.genre, in: catalog, needingEscapes: escapes)
     if record.millis > 0 {

@@ -156,4 +156,15 @@ public struct SearchItem: Sendable {
 
   /// The name to show: the track's, else the collection's, else the artist's.
   public var title: String? { trackName ?? collectionName ?? artistName }
+
+  /// The item as people tell it from others of the same name, `Shake It Off — Taylor Swift · 2014`:
+  /// the title (`#id` without one), the artist unless it is the title, the year when known. The
+  /// text is the fields' own: escape its control characters before showing it on a terminal.
+  public var displayText: String {
+    let title = title
+    var text = title ?? "#\(id)"
+    if let artist = artistName, artist != title { text += " — " + artist }
+    if let year = releaseYear { text += " · " + String(year) }
+    return text
+  }
 }

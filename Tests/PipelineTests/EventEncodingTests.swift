@@ -266,12 +266,34 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     #expect(formatter.format(EventExamples.pairs[0].0) == #"  1.176s  search    "taylor""#)
   }
 
-  @Test func formatsResultsWithCountsAndTitlesUnderThem() {
+  @Test func formatsResultsWithCountsAndItemsUnderThem() {
     #expect(
       formatter.format(EventExamples.pairs[1].0) == """
           1.577s  results   [u42] "taylor"  load 401ms  music 1, podcasts failed (timedOut)
-                              music: Shake It Off
+                              music: Shake It Off — Taylor Swift · 2014
         """)
+  }
+
+  @Test func itemsOfOneTitleAreToldApartByArtistAndYear() {
+    let items = [
+      SearchItem(id: 1, trackName: "Paradise", artistName: "Coldplay", releaseDate: "2011-09-12T07:00:00Z"),
+      SearchItem(id: 2, trackName: "Paradise", artistName: "George Ezra", releaseDate: "2018"),
+      SearchItem(id: 3, collectionName: "Paradise"),
+      SearchItem(id: 4, artistName: "Paradise", releaseDate: "1999-01"),
+    ]
+    let event = SearchEvent(
+      seq: 2, atMilliseconds: 900,
+      kind: .results(
+        term: "paradise", source: .load,
+        categories: [CategoryResult(category: .music, outcome: .items(items, from: .catalog))],
+        elapsedMilliseconds: 0))
+    #expect(
+      PrettyEventFormatter(titlesPerCategory: 4).format(event).split(separator: "\n").dropFirst() == [
+        "                      music: Paradise — Coldplay · 2011",
+        "                             Paradise — George Ezra · 2018",
+        "                             Paradise",
+        "                             Paradise · 1999",
+      ])
   }
 
   @Test func showsAtMostThreeTitlesPerCategory() {
@@ -288,7 +310,9 @@ func parseEventLine(_ line: String) throws -> [String: Any] {
     #expect(
       formatter.format(event).split(separator: "\n") == [
         #"123.456s  results   "s"  cache 0ms  music 6, movies 1"#,
-        "                      music: Song 1 · Song 2 · Song 3",
+        "                      music: Song 1",
+        "                             Song 2",
+        "                             Song 3",
         "                      movies: #6",
       ])
   }

@@ -1,5 +1,5 @@
 // Renders events for people at a terminal: one short line per event (results add a few indented
-// title lines), optionally coloured. Machines read `JSONLinesEncoder`'s output instead.
+// item lines), optionally coloured. Machines read `JSONLinesEncoder`'s output instead.
 
 /// Formats `SearchEvent`s as short human-readable text.
 ///
@@ -8,17 +8,22 @@
 /// ```
 ///   1.176s  search    "taylor"
 ///   1.577s  results   "taylor"  load 401ms  music 25, movies 3, podcasts failed (timedOut)
-///                       music: Shake It Off · Love Story · Blank Space
+///                       music: Shake It Off — Taylor Swift · 2014
+///                              Love Story — Taylor Swift · 2008
+///                              Blank Space — Taylor Swift · 2014
+///                       movies: Taylor Made — Ann Lee · 2011
 ///   2.082s  cleared
 /// ```
 ///
 /// The time is seconds since the start of the run; a session, when named, follows it in brackets.
+/// Each item shown is its `SearchItem/displayText` (title — artist · year), one a line, as the
+/// interactive screen shows it, so that items of one title can be told apart.
 /// Control characters in terms and titles are shown escaped (`\u{1B}`), so input cannot drive the
 /// terminal. Colour (ANSI escapes on the event's label) is off unless asked for.
 public struct PrettyEventFormatter: Sendable {
   /// Whether to colour the event's label with ANSI escapes.
   public var colors: Bool
-  /// How many titles of each category to show under a `results` line.
+  /// How many items of each category to show under a `results` line.
   public var titlesPerCategory: Int
 
   /// Creates a formatter; colour is off by default.
@@ -40,11 +45,15 @@ public struct PrettyEventFormatter: Sendable {
         head + PrettyEventFormatter.quoted(term) + "  \(source.rawValue) \(elapsed)ms  "
           + counts.joined(separator: ", ")
       ]
+      let indent = String(repeating: " ", count: 22)
       for result in categories {
         guard case .items(let items, _) = result.outcome, !items.isEmpty, titlesPerCategory > 0 else { continue }
-        let titles = items.prefix(titlesPerCategory).map { PrettyEventFormatter.visible($0.title ?? "#\($0.id)") }
-        let indent = String(repeating: " ", count: 22)
-        lines.append(indent + result.category.rawValue + ": " + titles.joined(separator: " · "))
+        // The category names the first item's line; the others line up under it.
+        var lead = indent + result.category.rawValue + ": "
+        for item in items.prefix(titlesPerCategory) {
+          lines.append(lead + PrettyEventFormatter.visible(item.displayText))
+          lead = String(repeating: " ", count: lead.count)
+        }
       }
       return lines.joined(separator: "\n")
     case .partial(let term, let result):

@@ -109,12 +109,10 @@ struct InteractiveView {
     return Array(lines.dropFirst(first).prefix(rows))
   }
 
-  /// `Title — Artist · 2014`: what a person needs to tell results apart.
+  /// `Title — Artist · 2014`: what a person needs to tell results apart (`SearchItem.displayText`,
+  /// as the pretty output shows it too).
   static func row(_ item: SearchItem) -> String {
-    var text = visible(item.title ?? "#\(item.id)")
-    if let artist = item.artistName, artist != item.title { text += " — " + visible(artist) }
-    if let year = item.releaseDate?.prefix(4), year.count == 4, year.allSatisfy(\.isNumber) { text += " · " + year }
-    return text
+    visible(item.displayText)
   }
 
   private static func words(_ origin: ItemOrigin) -> String {

@@ -119,11 +119,14 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// The source's name and the settings' part of every key's hash, read and hashed once.
   private let sourceName: String
   private let keySettingsHash: Int
+  /// Whether the source is remote, read once: its requests are logged as network traffic.
+  private let sourceIsRemote: Bool
 
   init(source: any SearchSource, configuration: PipelineConfiguration, clock: C) {
     self.source = source
     atOnceSource = source as? any AtOnceSearchSource
     sourceName = source.name
+    sourceIsRemote = source.isRemote
     keySettingsHash = Key.settingsHash(limit: configuration.limit, country: configuration.country, source: source.name)
     self.configuration = configuration
     self.clock = clock
@@ -298,7 +301,20 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   /// Counts and logs one request sent to the source.
   private func countRequest(term: SearchTerm, scope: Scope) {
     requestCount.withLock { $0 += 1 }
-    log { .fetching(term: term.text, category: scope.name) }
+    log {
+      sourceIsRemote
+        ? .fetching(term: term.text, category: scope.name)
+        : .searching(term: term.text, category: scope.name, source: sourceName)
+    }
+  }
+
+  /// Logs a request that failed with `error`, as a remote or a local source's.
+  private func logFailure(term: SearchTerm, scope: Scope, error: SearchError) {
+    log {
+      sourceIsRemote
+        ? .failed(term: term.text, category: scope.name, error: error)
+        : .localSearchFailed(term: term.text, category: scope.name, source: sourceName, error: error)
+    }
   }
 
   func key(for term: SearchTerm, scope: Scope) -> Key {
@@ -375,7 +391,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         try await attempt(term: term, scope: scope)
       }
     } catch is TimeoutError {
-      log { .failed(term: term.text, category: scope.name, error: .timedOut) }
+      logFailure(term: term, scope: scope, error: .timedOut)
       throw SearchError.timedOut
     }
   }
@@ -433,7 +449,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         return try await ask { try await combined.search(request, categories: categories) }
       }
     } catch let error as SearchError {
-      log { .failed(term: term.text, category: scope.name, error: error) }
+      logFailure(term: term, scope: scope, error: error)
       throw error
     }
   }

@@ -60,7 +60,10 @@ struct InteractiveCommand {
     var configuration = setup.configuration(log: log)
     let diagnostics = setup.options.logPath == nil ? nil : configuration.log
     configuration.log = { message in
-      if case .fetching = message { controller.noteRequest() }
+      switch message {
+      case .fetching, .searching: controller.noteRequest()
+      default: break
+      }
       diagnostics?(message)
     }
     let pipeline = SearchPipeline(

@@ -373,8 +373,8 @@ import Testing
     process.type([0x03])
     #expect(await process.waitForExit() == ChildExit(status: 130, signaled: false))
     let written = try String(contentsOf: log, encoding: .utf8)
-    #expect(written.contains("[network] fetching \"taylor\" (music)"))
-    #expect(!String(decoding: process.snapshot.terminal, as: UTF8.self).contains("[network]"))
+    #expect(written.contains("[catalog] searching \"taylor\" (music)"))
+    #expect(!String(decoding: process.snapshot.terminal, as: UTF8.self).contains("[catalog]"))
   }
 
   @Test func controlLRedrawsTheWholeScreen() async throws {

@@ -39,6 +39,9 @@ import Testing
         "--debounc 300ms", "--limit abc", "record --inptu keys.txt", "--cache-size 1000000000",
         "--source http://127.0.0.1:8080/search?media=software&term=evil", "--source http://127.0.0.1:8080/search#top",
         "--replay --follow --input keys.fifo",
+        // A first-time user's slips: a mistyped subcommand, help for one, a term or a file as an
+        // argument, and --record where there is no screen to record.
+        "recrod", "help recrod", "taylor", "keys.txt", "--record session.jsonl",
       ].contains($0.testDescription)
     })
   func usageErrorGoesToStandardErrorWithStatus64(golden: Golden.ErrorCase) async throws {

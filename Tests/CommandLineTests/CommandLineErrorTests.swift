@@ -81,7 +81,14 @@ import Testing
     (["--verison"], .unknownOption("--verison", suggestion: "--version")),
     (["--colour"], .unknownOption("--colour", suggestion: nil)),
     (["-x"], .unknownOption("-x", suggestion: nil)),
-    (["keys.txt"], .unexpectedArgument("keys.txt")),
+    (["keys.txt"], .pathAsArgument("keys.txt")),
+    (["./keys"], .pathAsArgument("./keys")),
+    (["taylor", "--replay"], .termAsArgument("taylor")),
+    (["recrod"], .unknownCommand("recrod", suggestion: "record")),
+    (["evnets", "--follow"], .unknownCommand("evnets", suggestion: "events")),
+    (["hlep"], .unknownCommand("hlep", suggestion: "help")),
+    (["--record", "x", "--lines"], .recordWithoutScreen),
+    (["--record", "x", "--replay"], .recordWithoutScreen),
     (["--replay", "record"], .unexpectedArgument("record")),
     (["--", "keys.txt"], .unexpectedArgument("keys.txt")),
     (["--verbose", "--quiet"], .conflictingOptions("--verbose", "--quiet")),
@@ -124,7 +131,7 @@ import Testing
     #expect(
       error.text == """
         Error: Unknown option '--inptu'. Did you mean '--input'?
-        Usage: stream-search record [--input PATH]
+        Usage: stream-search record [--input PATH] [--follow]
         See 'stream-search record --help' for more information.
 
         """)

@@ -221,8 +221,17 @@ func webAddress(_ text: String) -> URL {
     }
   }
 
-  @Test func recordTakesOnlyAnInput() throws {
+  @Test func recordTakesOnlyAnInputAndFollow() throws {
     #expect(try CommandLineParser.parse(["record"], stdoutIsTerminal: false) == .record(RecordOptions()))
+    #expect(
+      try CommandLineParser.parse(["record", "--input", "keys.fifo", "--follow"], stdoutIsTerminal: false)
+        == .record(RecordOptions(inputPath: "keys.fifo", follow: true))
+    )
+    #expect(
+      throws: UsageError(error: .missingRequirement(option: "--follow", required: "--input PATH"), command: .record)
+    ) {
+      try CommandLineParser.parse(["record", "--follow"], stdoutIsTerminal: false)
+    }
     #expect(
       try CommandLineParser.parse(["record", "--input", "keys.txt"], stdoutIsTerminal: false)
         == .record(RecordOptions(inputPath: "keys.txt"))
@@ -239,7 +248,44 @@ func webAddress(_ text: String) -> URL {
       Issue.record("Expected help, got \(invocation)")
       return
     }
-    #expect(text.contains("USAGE: stream-search record [--input PATH]\n"))
+    #expect(text.contains("USAGE: stream-search record [--input PATH] [--follow]\n"))
     #expect(!text.contains("--debounce"))
+  }
+
+  @Test func helpIsASubcommandOfItsOwn() throws {
+    #expect(try CommandLineParser.parse(["help"], stdoutIsTerminal: false) == .help(HelpText.render(.search)))
+    #expect(
+      try CommandLineParser.parse(["help", "--help"], stdoutIsTerminal: false) == .help(HelpText.render(.search)))
+    for command in [CommandLineParser.Command.search, .record, .publish, .worker, .events, .help] {
+      #expect(
+        try CommandLineParser.parse(["help", command.rawValue], stdoutIsTerminal: false)
+          == .help(HelpText.render(command)))
+    }
+    #expect(throws: UsageError(error: .unknownCommand("recrod", suggestion: "record"), command: .help)) {
+      try CommandLineParser.parse(["help", "recrod"], stdoutIsTerminal: false)
+    }
+    #expect(throws: UsageError(error: .unknownCommand("colour", suggestion: nil), command: .help)) {
+      try CommandLineParser.parse(["help", "colour"], stdoutIsTerminal: false)
+    }
+    #expect(throws: UsageError(error: .unexpectedArgument("now"), command: .help)) {
+      try CommandLineParser.parse(["help", "record", "now"], stdoutIsTerminal: false)
+    }
+  }
+
+  @Test func eachSubcommandsHelpListsOnlyTheStatusesItCanEndWith() throws {
+    func statuses(_ command: CommandLineParser.Command) -> [String] {
+      let help = HelpText.render(command)
+      let table = help.components(separatedBy: "EXIT STATUS:\n").last ?? ""
+      return table.split(separator: "\n").compactMap { line in
+        line.split(separator: " ").first.flatMap { Int($0) != nil ? String($0) : nil }
+      }
+    }
+    #expect(statuses(.search) == ["0", "64", "65", "66", "69", "74", "129", "130", "143"])
+    #expect(statuses(.record) == ["0", "64", "66", "74", "130", "143"])
+    #expect(statuses(.events) == ["0", "64", "69", "74", "130", "143"])
+    for command in [CommandLineParser.Command.record, .publish, .worker, .events, .help] {
+      // The interactive screen's hang-up and the bad-input status are the search command's alone.
+      #expect(!statuses(command).contains("129") && !statuses(command).contains("65"), "\(command)")
+    }
   }
 }

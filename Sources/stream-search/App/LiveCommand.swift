@@ -1,5 +1,6 @@
 // Live input: lines are searched as they arrive, on the real clock; events are written as they
-// happen. Ends at the end of the input, when the reader of the output goes away, or on a signal.
+// happen. Ends at the end of the input, when the reader of the output goes away, or on a signal;
+// fails when the input had lines and none could be used (UnusableInput.swift).
 import Pipeline
 import Streams
 import Synchronization
@@ -18,27 +19,35 @@ struct LiveCommand {
       reader = try LineReader.forInput(
         path: options.inputPath, follow: options.follow, maxLineLength: options.maxLineBytes)
     } catch {
-      log.error("\(error)")
+      log.error(error.message(inputPath: options.inputPath))
       return .noInput
     }
     let clock = ContinuousClock()
+    let firstBad = FirstBadLine()
     let pipeline = SearchPipeline(
       configuration: setup.configuration(log: log), source: setup.source(clock: clock), clock: clock,
-      sink: output.write)
+      sink: { event in
+        firstBad.note(event)
+        output.write(event)
+      })
     let readFailure = ReadFailure()
     let inputs = LiveInputs(reader: reader, readFailure: readFailure)
     let run = Task(inheritingExecutor: { await pipeline.run(inputs) })
     output.onClosed { run.cancel() }
     stop.whenRequested { run.cancel() }
     if stop.signal != nil { run.cancel() }
-    _ = await run.value
+    let summary = await run.value
     // Every event handed over is written (or the output closed) before the status is decided.
     output.finish()
     if let signal = stop.signal { return signal.exitStatus }
     if output.isClosed { return output.failure == nil ? .success : .ioError }
     if let failure = readFailure.error {
-      log.error("\(failure)")
+      log.error(failure.message(inputPath: options.inputPath))
       return .ioError
+    }
+    if let message = UnusableInput.message(summary: summary, firstBad: firstBad.value, replay: false) {
+      log.error(message)
+      return .dataError
     }
     return .success
   }

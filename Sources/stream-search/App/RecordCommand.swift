@@ -1,5 +1,6 @@
 // `stream-search record`: stamps each live input line with the milliseconds since the start,
-// read from the real clock, and writes it as a recording line that `--replay` reads back.
+// read from the real clock, and writes it as a recording line that `--replay` reads back. Reads a
+// FIFO on past its writers with `--follow`, as a live run does.
 import Pipeline
 import Streams
 
@@ -13,9 +14,9 @@ struct RecordCommand {
   func run() async -> ExitStatus {
     let reader: LineReader
     do {
-      reader = try options.inputPath.map { try LineReader.open(path: $0) } ?? LineReader(fileDescriptor: 0)
+      reader = try LineReader.forInput(path: options.inputPath, follow: options.follow)
     } catch {
-      log.error("\(error)")
+      log.error(error.message(inputPath: options.inputPath))
       return .noInput
     }
     let clock = ContinuousClock()
@@ -43,6 +44,9 @@ struct RecordCommand {
           }
         }
         return ExitStatus.success
+      } catch let error as LineInputError {
+        log.error(error.message(inputPath: options.inputPath))
+        return ExitStatus.ioError
       } catch {
         log.error("\(error)")
         return ExitStatus.ioError

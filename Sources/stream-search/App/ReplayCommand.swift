@@ -1,5 +1,6 @@
 // `--replay`: the recording is read and parsed on a reader thread, handed to this one in batches,
-// and replayed in virtual time. The output is identical to the byte on every run.
+// and replayed in virtual time. The output is identical to the byte on every run. A recording of
+// which no line could be replayed fails the run (UnusableInput.swift).
 import Pipeline
 import Streams
 import Synchronization
@@ -25,7 +26,7 @@ struct ReplayCommand {
       records = try LineReader.forInput(path: options.inputPath, follow: false, maxLineLength: options.maxLineBytes)
         .makeRecordReader()
     } catch {
-      log.error("\(error)")
+      log.error(error.message(inputPath: options.inputPath))
       return .noInput
     }
     // A signal ends a wait for the next line (a stalled pipe, a FIFO's writer) and a wait for a
@@ -41,9 +42,15 @@ struct ReplayCommand {
     let driver = ReplayDriver(configuration: setup.configuration(log: log)) { [setup] clock in
       setup.source(clock: clock)
     }
+    let firstBad = FirstBadLine()
+    let sink: @Sendable (SearchEvent) -> Void = { event in
+      firstBad.note(event)
+      output.write(event)
+    }
     var ending: (any Error)?
+    var summary: RunSummary?
     do {
-      _ = try driver.run(sink: output.write, jobCount: nil, stop: replayStop) {
+      summary = try driver.run(sink: sink, jobCount: nil, stop: replayStop) {
         // Checked between lines: a signal or a closed output is acted on at the next line, and a
         // wait for input ends when a signal arrives. A signal decides the status even when the
         // output was full when it came.
@@ -66,11 +73,18 @@ struct ReplayCommand {
     switch ending {
     case nil, Interruption.outputClosed?:
       if let signal = stop.signal { return signal.exitStatus }
-      return output.failure == nil ? .success : .ioError
+      if output.failure != nil { return .ioError }
+      if ending == nil, let summary,
+        let message = UnusableInput.message(summary: summary, firstBad: firstBad.value, replay: true)
+      {
+        log.error(message)
+        return .dataError
+      }
+      return .success
     case Interruption.signal(let signal)?:
       return signal.exitStatus
     case let error as LineInputError:
-      log.error("\(error)")
+      log.error(error.message(inputPath: options.inputPath))
       return .ioError
     case let error?:
       log.error("replay failed: \(error)")

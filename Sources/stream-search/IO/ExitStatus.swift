@@ -1,5 +1,5 @@
 // The statuses the tool exits with (BSD sysexits where one fits, 128 + signal for signals); help
-// lists them from here.
+// lists them from here, each command those it can end with.
 
 /// Why the process ended, as its exit status.
 enum ExitStatus: Int32, CaseIterable, Sendable {
@@ -7,7 +7,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
   case success = 0
   /// The command line was wrong (`EX_USAGE`).
   case usage = 64
-  /// The input file or FIFO could not be opened (`EX_NOINPUT`).
+  /// The input had lines and none of them could be used: every one was an `input_error`
+  /// (`EX_DATAERR`). The events were written, the summary last.
+  case dataError = 65
+  /// The input file or FIFO, or the `--catalog` file, could not be opened (`EX_NOINPUT`).
   case noInput = 66
   /// Redis could not be reached at the start of `publish`, `worker` or `events`, or refused
   /// the credentials (`EX_UNAVAILABLE`).
@@ -26,12 +29,47 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     switch self {
     case .success: "Done: the input ended, or the reader of standard output went away."
     case .usage: "The command line is wrong, or the interactive mode has no terminal."
-    case .noInput: "The input cannot be opened."
+    case .dataError: "The input had lines, and not one could be used (each is an input_error event)."
+    case .noInput: "The input, or the --catalog file, cannot be opened."
     case .unavailable: "Redis cannot be reached (publish, worker, events)."
     case .ioError: "Reading input or writing output failed."
     case .hungUp: "The terminal went away (SIGHUP) during the interactive mode."
     case .interrupted: "Interrupted (SIGINT), after writing what was pending."
     case .terminated: "Terminated (SIGTERM), after writing what was pending."
+    }
+  }
+
+  /// The statuses `command` can end with, in order: the tool's help (`.search`) lists them all,
+  /// since it introduces every command; a subcommand's help lists its own.
+  static func statuses(of command: CommandLineParser.Command) -> [ExitStatus] {
+    switch command {
+    case .search: allCases
+    case .record: [.success, .usage, .noInput, .ioError, .interrupted, .terminated]
+    case .publish: [.success, .usage, .noInput, .unavailable, .ioError, .interrupted, .terminated]
+    // A worker runs until a signal stops it; its --catalog is its only input.
+    case .worker: [.usage, .noInput, .unavailable, .ioError, .interrupted, .terminated]
+    case .events: [.success, .usage, .unavailable, .ioError, .interrupted, .terminated]
+    case .help: [.success, .usage, .ioError]
+    }
+  }
+
+  /// What the status means for `command`: the tool's help says it for every command, a
+  /// subcommand's help for itself.
+  func meaning(for command: CommandLineParser.Command) -> String {
+    switch (self, command) {
+    case (.success, .events):
+      "Done: every event was printed (without --follow), or the reader of standard output went away."
+    case (.success, .help): "The help was printed, or the reader of standard output went away."
+    case (.usage, .record), (.usage, .publish), (.usage, .worker), (.usage, .events), (.usage, .help):
+      "The command line is wrong."
+    case (.ioError, .help): "Writing output failed."
+    case (.noInput, .worker): "The --catalog file cannot be opened."
+    case (.noInput, .record), (.noInput, .publish): "The input cannot be opened."
+    case (.unavailable, .publish), (.unavailable, .worker), (.unavailable, .events):
+      "Redis cannot be reached, or refused the credentials."
+    case (.ioError, .worker): "The --log file cannot be opened, or no pipe can be made to watch for signals."
+    case (.ioError, .events): "Writing output failed."
+    default: meaning
     }
   }
 }

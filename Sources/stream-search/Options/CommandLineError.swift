@@ -13,6 +13,17 @@ enum CommandLineError: Error, Equatable, Sendable {
   case unexpectedValue(String, option: String)
   /// A word that is neither an option nor a value of one.
   case unexpectedArgument(String)
+  /// A first word (or the word after `help`) that names no subcommand, with the closest one when
+  /// it is a likely typo.
+  case unknownCommand(String, suggestion: String?)
+  /// A first word that looks like a file name: keystrokes are read from `--input PATH`.
+  case pathAsArgument(String)
+  /// A first word that is neither a subcommand nor a file name: most likely a term to search,
+  /// which the tool reads from its input.
+  case termAsArgument(String)
+  /// `--record` without the interactive screen: lines from a pipe or a file are recorded by
+  /// the `record` subcommand.
+  case recordWithoutScreen
   /// Two options that cannot be used together.
   case conflictingOptions(String, String)
   /// `option` makes sense only together with `required`.
@@ -36,6 +47,17 @@ enum CommandLineError: Error, Equatable, Sendable {
       "Error: Invalid value '\(oneLine(value))' for '\(option)': it takes no value."
     case .unexpectedArgument(let argument):
       "Error: Unexpected argument '\(oneLine(argument))'."
+    case .unknownCommand(let command, let suggestion?):
+      "Error: Unknown subcommand '\(oneLine(command))'. Did you mean '\(suggestion)'?"
+    case .unknownCommand(let command, nil):
+      "Error: Unknown subcommand '\(oneLine(command))'."
+    case .pathAsArgument(let path):
+      "Error: Unexpected argument '\(oneLine(path))'. Did you mean '--input \(oneLine(path))'?"
+    case .termAsArgument(let term):
+      "Error: Unexpected argument '\(oneLine(term))'. Terms are read from standard input (or --input), one per line."
+    case .recordWithoutScreen:
+      "Error: '--record' records typing on the interactive screen, and this run has none; "
+        + "to record lines from a pipe or a file, use 'stream-search record'."
     case .conflictingOptions(let first, let second):
       "Error: '\(first)' cannot be used with '\(second)'."
     case .missingRequirement(let option, let required):
@@ -58,13 +80,14 @@ struct UsageError: Error, Equatable, Sendable {
   let command: CommandLineParser.Command
 
   /// Exactly three lines, each ending in a newline: the summary, `Usage: …`, and a pointer to
-  /// the command's `--help`.
+  /// the command's `--help` (the tool's, for `help`).
   var text: String {
-    """
-    \(error.summary)
-    Usage: \(command.usage)
-    See '\(command.name) --help' for more information.
+    let helpOf = command == .help ? CommandLineParser.Command.search : command
+    return """
+      \(error.summary)
+      Usage: \(command.usage)
+      See '\(helpOf.name) --help' for more information.
 
-    """
+      """
   }
 }

@@ -82,10 +82,12 @@ struct CommandLineOptions: Equatable, Sendable {
   var logPath: String?
 }
 
-/// What `stream-search record [--input PATH]` was asked to do.
+/// What `stream-search record [--input PATH] [--follow]` was asked to do.
 struct RecordOptions: Equatable, Sendable {
   /// The file or FIFO lines are read from; nil reads standard input.
   var inputPath: String?
+  /// Keep reading the FIFO at ``inputPath`` after its writers close, as a live run does.
+  var follow = false
 }
 
 /// What a command line asks the tool to do, once parsed.

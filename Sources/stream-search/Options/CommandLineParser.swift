@@ -1,6 +1,7 @@
 // Reads `stream-search`'s arguments into an `Invocation`: help, version, a record run or a search
 // run with validated options. Conventions follow swift-argument-parser: `--opt value` and
-// `--opt=value`, `--help`/`-h` and `--version` anywhere, a repeated option's last value wins.
+// `--opt=value`, `--help`/`-h` and `--version` anywhere, `help [SUBCOMMAND]`, a repeated option's
+// last value wins, and a mistyped option or subcommand gets a suggestion.
 
 import ScaleOut
 
@@ -15,7 +16,7 @@ enum CommandLineParser {
   enum Command: String, CaseIterable, Equatable, Sendable {
     /// `stream-search [options]`.
     case search
-    /// `stream-search record [--input PATH]`.
+    /// `stream-search record [--input PATH] [--follow]`.
     case record
     /// `stream-search publish --redis URL [--input PATH] [--follow]`.
     case publish
@@ -23,6 +24,9 @@ enum CommandLineParser {
     case worker
     /// `stream-search events --redis URL [--follow] [--session NAME]`.
     case events
+    /// `stream-search help [SUBCOMMAND]`: the help of the tool or of a subcommand, as `git help`
+    /// and swift-argument-parser have it.
+    case help
 
     /// How the command is invoked: `stream-search` or `stream-search record`.
     var name: String {
@@ -36,10 +40,11 @@ enum CommandLineParser {
     var usage: String {
       switch self {
       case .search: "\(name) [--replay] [--input PATH] [options]"
-      case .record: "\(name) [--input PATH]"
+      case .record: "\(name) [--input PATH] [--follow]"
       case .publish: "\(name) --redis URL [--input PATH] [--follow]"
       case .worker: "\(name) --redis URL [--name NAME] [options]"
       case .events: "\(name) --redis URL [--follow] [--session NAME]"
+      case .help: "\(name) [SUBCOMMAND]"
       }
     }
 
@@ -51,6 +56,7 @@ enum CommandLineParser {
       case .publish: OptionTable.publish
       case .worker: OptionTable.worker
       case .events: OptionTable.events
+      case .help: []
       }
     }
 
@@ -59,13 +65,18 @@ enum CommandLineParser {
       guard let word, word != Command.search.rawValue else { return nil }
       return Command(rawValue: word)
     }
+
+    /// The words that name a subcommand, which suggestions are drawn from.
+    static let subcommandNames = allCases.filter { $0 != .search }.map(\.rawValue)
   }
 
   /// Parses `arguments` (without the program name).
   ///
-  /// `record` as the first argument selects the record command. `--help`/`-h` anywhere before a
-  /// `--` gives ``Invocation/help(_:)`` for that command, `--version` gives
-  /// ``Invocation/version(_:)``, whatever else the line holds; both carry the whole text to print.
+  /// A subcommand's name as the first argument selects it, and `help [SUBCOMMAND]` gives that
+  /// command's help. `--help`/`-h` anywhere before a `--` gives ``Invocation/help(_:)`` for the
+  /// command, `--version` gives ``Invocation/version(_:)``, whatever else the line holds; both
+  /// carry the whole text to print. A first word that is not an option and names no subcommand is
+  /// reported with the subcommand it is closest to, or with where terms and files go instead.
   /// Otherwise each option is checked as it is read, so the first bad one is reported.
   ///
   /// - Parameter stdoutIsTerminal: Whether standard output is a terminal (`isatty(1)`), which
@@ -81,25 +92,59 @@ enum CommandLineParser {
   ) throws(UsageError) -> Invocation {
     let command = Command.subcommand(arguments.first) ?? .search
     let words = command == .search ? arguments : Array(arguments.dropFirst())
+    if command == .help { return try help(words) }
     let skipped = arguments.count - words.count
     for word in words.prefix(while: { $0 != "--" }) {
       if word == "--help" || word == "-h" { return .help(HelpText.render(command)) }
       if word == "--version" { return .version("\(toolName) \(version)\n") }
     }
     do throws(CommandLineError) {
+      if command == .search, let first = words.first, !first.hasPrefix("-") { throw misplaced(first) }
       let draft = try scan(
         words, options: command.groups.flatMap(\.options), notUTF8: Set(notUTF8.map { $0 - skipped }))
       switch command {
       case .record:
-        return .record(RecordOptions(inputPath: draft.options.inputPath))
+        let options = draft.options
+        if options.follow, options.inputPath == nil {
+          throw .missingRequirement(option: "--follow", required: "--input PATH")
+        }
+        return .record(RecordOptions(inputPath: options.inputPath, follow: options.follow))
       case .search:
         return .search(try resolve(draft, stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: stdinIsTerminal))
       case .publish, .worker, .events:
         return try resolveScaleOut(command, draft)
+      case .help:
+        preconditionFailure("Internal inconsistency: 'help' is answered before its words are scanned")
       }
     } catch {
       throw UsageError(error: error, command: command)
     }
+  }
+
+  /// `help`, `help SUBCOMMAND` (the words after `help`): the help of the tool or of that
+  /// subcommand. `--help` after `help` is the tool's help too.
+  private static func help(_ words: [String]) throws(UsageError) -> Invocation {
+    do throws(CommandLineError) {
+      guard let name = words.first, name != "--help", name != "-h" else { return .help(HelpText.render(.search)) }
+      guard let command = Command(rawValue: name) else {
+        if name.hasPrefix("-") { throw .unexpectedArgument(name) }
+        throw .unknownCommand(name, suggestion: Suggestion.closest(to: name, among: Command.subcommandNames))
+      }
+      if words.count > 1 { throw .unexpectedArgument(words[1]) }
+      return .help(HelpText.render(command))
+    } catch {
+      throw UsageError(error: error, command: .help)
+    }
+  }
+
+  /// What a first word that is no option and no subcommand was most likely meant as: a mistyped
+  /// subcommand, a file to read (`--input`), or a term to search, which comes from the input.
+  private static func misplaced(_ word: String) -> CommandLineError {
+    if let suggestion = Suggestion.closest(to: word, among: Command.subcommandNames) {
+      return .unknownCommand(word, suggestion: suggestion)
+    }
+    if word.contains("/") || word.contains(".") { return .pathAsArgument(word) }
+    return .termAsArgument(word)
   }
 
   /// Applies each option in `words` to a draft, in order, so the last of a repeated option wins.
@@ -230,7 +275,8 @@ enum CommandLineParser {
     }
     options.interactive = draft.interactive ?? (stdinIsTerminal && !options.replay && options.inputPath == nil)
     if options.recordPath != nil, !options.interactive {
-      throw .missingRequirement(option: "--record", required: "--interactive")
+      // Lines from a pipe or a file are recorded by the `record` subcommand, not by this option.
+      throw .recordWithoutScreen
     }
   }
 

@@ -1,6 +1,7 @@
 // The `--help` text, in swift-argument-parser's layout: OVERVIEW, USAGE, option groups with
 // labels padded to one column and `(default: …)` suffixes, `-h, --help` last, then SUBCOMMANDS
-// and EXIT STATUS. Built from the option table, so every accepted option is documented.
+// and EXIT STATUS (the statuses the command can end with). Built from the option table, so every
+// accepted option is documented.
 import Foundation
 
 /// Renders the help of each command.
@@ -31,6 +32,9 @@ enum HelpText {
             + "clock, and writes it as a JSON Lines object {\"at_ms\": …, \"term\": …}."
         ))
       sections.append("USAGE: " + command.usage)
+    case .help:
+      sections.append("OVERVIEW: Show the help of '\(CommandLineParser.toolName)' or of one of its subcommands.")
+      sections.append("USAGE: " + command.usage)
     case .publish, .worker, .events:
       sections.append("OVERVIEW: " + Self.scaleOutOverview(command))
       sections.append(wrap(Self.scaleOutDiscussion(command)))
@@ -48,7 +52,8 @@ enum HelpText {
         }
       )
     }
-    tables.append(("OPTIONS", builtIns))
+    // `help` takes no option: `help --help` is the tool's help.
+    if command != .help { tables.append(("OPTIONS", builtIns)) }
     if command == .search {
       tables.append(
         (
@@ -58,11 +63,16 @@ enum HelpText {
             Entry(label: "publish", text: "Append keystrokes to their shards on Redis, for workers on many machines."),
             Entry(label: "worker", text: "Search the keystrokes of a share of the shards on Redis until stopped."),
             Entry(label: "events", text: "Print the events the workers committed, each once, in order per session."),
+            Entry(label: "help", text: "Show this help, or a subcommand's: 'help record'."),
           ]
         ))
       tables.append(("INTERACTIVE KEYS", interactiveKeys))
     }
-    tables.append(("EXIT STATUS", ExitStatus.allCases.map { Entry(label: String($0.rawValue), text: $0.meaning) }))
+    tables.append(
+      (
+        "EXIT STATUS",
+        ExitStatus.statuses(of: command).map { Entry(label: String($0.rawValue), text: $0.meaning(for: command)) }
+      ))
     let column = 2 + (tables.flatMap(\.entries).map(\.label.count).max() ?? 0) + 2
     for table in tables {
       sections.append("\(table.title):\n" + table.entries.map { render($0, column: column) }.joined(separator: "\n"))

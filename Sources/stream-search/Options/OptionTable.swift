@@ -16,15 +16,18 @@ enum OptionTable {
     draft.options.inputPath = value == "-" ? nil : value
   }
 
+  /// `--follow`, shared by both commands: reading a FIFO goes on with its next writer.
+  private static let follow = OptionSpec("--follow", help: "Keep reading a FIFO input after its writers close.") {
+    $0.options.follow = true
+  }
+
   /// The options of `stream-search [options]`.
   static let search: [OptionGroup] = [
     OptionGroup(
       title: "INPUT OPTIONS",
       options: [
         input,
-        OptionSpec("--follow", help: "Keep reading a FIFO input after its writers close.") {
-          $0.options.follow = true
-        },
+        follow,
         OptionSpec(
           "--replay",
           help: "The input is a recording ({\"at_ms\": …, \"term\": …} lines): replay it in virtual time."
@@ -148,7 +151,9 @@ enum OptionTable {
             value, in: 0...CommandLineOptions.maximumCacheSize)
         },
         OptionSpec(
-          "--cache-ttl", "DURATION", help: "Forget cached results after this long.",
+          "--cache-ttl", "DURATION",
+          help: "How long an answer stays fresh; after that the source is asked again, and the expired answer "
+            + "is served (marked stale) only if the source fails.",
           default: defaults.pipeline.cacheTimeToLive.map(\.commandLineText) ?? "never"
         ) { draft, value throws(InvalidValue) in
           draft.options.pipeline.cacheTimeToLive =
@@ -197,7 +202,7 @@ enum OptionTable {
           draft.format = try ValueParser.choice(value, of: CommandLineOptions.OutputFormat.self)
         },
         OptionSpec("--stats", help: "Also write the summary to standard error.") { $0.options.stats = true },
-        OptionSpec("--verbose", help: "Log network and cache activity to standard error.") {
+        OptionSpec("--verbose", help: "Log each request (network or catalog) and cache activity to standard error.") {
           $0.options.verbose = true
         },
         OptionSpec("--quiet", help: "Write nothing to standard error but errors.") { $0.options.quiet = true },
@@ -206,6 +211,6 @@ enum OptionTable {
 
   /// The options of `stream-search record`.
   static let record: [OptionGroup] = [
-    OptionGroup(title: "INPUT OPTIONS", options: [input])
+    OptionGroup(title: "INPUT OPTIONS", options: [input, follow])
   ]
 }

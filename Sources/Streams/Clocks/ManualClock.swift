@@ -74,8 +74,18 @@ public final class ManualClock: Clock, Sendable {
   private let nowHigh = Atomic<Int64>(0)
   private let nowLow = Atomic<UInt64>(0)
 
+  /// The executor of the runner this clock belongs to, if any: told of sleeps that come from
+  /// tasks outside its run, which it cannot order.
+  private let runner: VirtualExecutor?
+
   /// Creates a clock that reads `now`, and moves only when told to.
-  public init(now: Instant = .zero) {
+  public convenience init(now: Instant = .zero) {
+    self.init(now: now, runner: nil)
+  }
+
+  /// A clock that `runner` moves (a ``VirtualTimeRunner``'s own).
+  init(now: Instant, runner: VirtualExecutor?) {
+    self.runner = runner
     sleepers = Mutex(SleeperQueue(now: now.offset))
     publishNow(now.offset)
   }
@@ -164,6 +174,9 @@ public final class ManualClock: Clock, Sendable {
     guard let id else { return }
     // Outside work asleep here is virtual: the runner must move time rather than wait for it.
     let outsideWork = ExternalWorkScope.executor
+    // A task that does not prefer the runner's executor runs its way to and from this sleep on
+    // the global pool, where the runner cannot see it: it may move time first. Say so.
+    if let runner, outsideWork == nil, !runner.isPreferredByCurrentTask { runner.noteSleepFromOutsideTheRun() }
     outsideWork?.externalWorkSleeps(true)
     defer { outsideWork?.externalWorkSleeps(false) }
     try await withTaskCancellationHandler {

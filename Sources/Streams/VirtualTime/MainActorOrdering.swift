@@ -15,5 +15,7 @@ public enum MainActorOrdering: Sendable, Hashable {
   /// move before that work has run. Tests of main-actor code should use ``always``.
   case onceSeen
   /// Never: for code with no main-actor part, or a process whose main queue does not run.
+  /// While ``VirtualTimeRunner/hosting(isolation:_:)`` runs a test body, main-actor jobs are
+  /// ordered all the same: the body's own jobs run on the main queue.
   case never
 }

@@ -1,5 +1,6 @@
 // The task executor behind virtual time: it never runs a job by itself, it queues them, and the
 // thread driving the runner runs them one at a time. That is what makes a replay deterministic.
+// While it hosts a test body, jobs that come between driving calls run on the main queue.
 import Dispatch
 import Synchronization
 
@@ -11,6 +12,11 @@ import Synchronization
 /// It also counts work in flight outside virtual time (``beginExternalWork()``), so the driver
 /// can wait for it, blocking, instead of moving time past an answer that is still on its way.
 /// Outside work that is asleep on a `ManualClock` is not waited for: only the runner can wake it.
+///
+/// While it hosts a test body (`VirtualTimeRunner.hosting(_:)`), a job enqueued when no driving call is under way
+/// is run by a block on the main queue, between the main actor's jobs, as a driving call's steps
+/// run them: the body's own awaits off the main actor complete, and time still moves only when
+/// the runner is driven.
 final class VirtualExecutor: TaskExecutor {
   private struct State {
     var jobs = FIFOQueue<UnownedJob>()
@@ -26,8 +32,24 @@ final class VirtualExecutor: TaskExecutor {
     var driverWaits = false
     /// Outside work is no longer waited for (``stopWaitingForExternalWork()``).
     var externalWorkAbandoned = false
+    /// How many test bodies this executor hosts (`VirtualTimeRunner.hosting(_:)`).
+    var hostedBodies = 0
+    /// How many async driving calls are under way: their steps run the jobs, not main-queue blocks.
+    var drivingCalls = 0
+    /// A block that runs jobs is on the main queue, waiting or running.
+    var mainQueueBlockScheduled = false
+    /// Sleeps on the runner's clock by tasks that do not prefer this executor.
+    var sleepsFromOutsideTheRun = 0
 
     var externalWorkAwake: Int { externalWork - externalWorkAsleep }
+
+    /// Whether to put a block that runs the queued jobs on the main queue, marking it scheduled:
+    /// hosting, no driving call under way, a job queued and no such block scheduled already.
+    mutating func takeMainQueueBlock() -> Bool {
+      guard hostedBodies > 0, drivingCalls == 0, !mainQueueBlockScheduled, jobs.count > 0 else { return false }
+      mainQueueBlockScheduled = true
+      return true
+    }
 
     /// No job is queued and no outside work is awake and waited for.
     var isQuiet: Bool { jobs.count == 0 && (externalWorkAwake <= 0 || externalWorkAbandoned) }
@@ -55,6 +77,9 @@ final class VirtualExecutor: TaskExecutor {
   /// answered yes. Stored under the lock, so its stores come in the order of the changes.
   private let quiet = Atomic(true)
   private let doorbell = DispatchSemaphore(value: 0)
+  /// Whether a test body is hosted (`hostedBodies` is above zero), readable without the
+  /// lock: the runner then orders main-actor jobs, whatever its `MainActorOrdering`.
+  let hostsBody = Atomic(false)
   /// Whether to watch for jobs enqueued from the main queue (``MainActorOrdering/onceSeen``).
   private let watchesMainQueue: Bool
   /// Whether a job came from the main queue: main-actor code takes part in the run.
@@ -69,13 +94,14 @@ final class VirtualExecutor: TaskExecutor {
     if watchesMainQueue, !mainActorSeen.load(ordering: .relaxed), MainQueue.isCurrent {
       mainActorSeen.store(true, ordering: .releasing)
     }
-    let wake = queue.withLock { state in
+    let (wake, runOnMainQueue) = queue.withLock { state in
       state.jobs.append(job)
       state.activity &+= 1
       quiet.store(false, ordering: .releasing)
-      return state.takeDriverWaiting()
+      return (state.takeDriverWaiting(), state.takeMainQueueBlock())
     }
     if wake { doorbell.signal() }
+    if runOnMainQueue { runJobsOnMainQueue() }
   }
 
   /// Work that will complete outside virtual time (real I/O) has started.
@@ -158,6 +184,74 @@ final class VirtualExecutor: TaskExecutor {
     if ran > 0 { queue.withLock { $0.jobsRun += ran } }
     return ran
   }
+
+  /// A test body is hosted until the matching ``endHosting()``: jobs enqueued between driving
+  /// calls run on the main queue.
+  func beginHosting() { changeHosting { $0.hostedBodies += 1 } }
+
+  /// The body hosted by the matching ``beginHosting()`` has returned.
+  func endHosting() { changeHosting { $0.hostedBodies -= 1 } }
+
+  /// An async driving call starts: its own steps run the jobs until the matching ``endDriving()``.
+  func beginDriving() { changeHosting { $0.drivingCalls += 1 } }
+
+  /// The async driving call has ended; jobs enqueued since run on the main queue, if hosting.
+  func endDriving() { changeHosting { $0.drivingCalls -= 1 } }
+
+  private func changeHosting(_ change: (inout State) -> Void) {
+    let runOnMainQueue = queue.withLock { state in
+      change(&state)
+      hostsBody.store(state.hostedBodies > 0, ordering: .releasing)
+      return state.takeMainQueueBlock()
+    }
+    if runOnMainQueue { runJobsOnMainQueue() }
+  }
+
+  /// How many jobs one main-queue block runs at most before it lets the main actor's jobs queued
+  /// meanwhile run: a task that only yields would otherwise hold the main queue for ever.
+  private static let mainQueueBatch = 4_096
+
+  /// Puts a block on the main queue that runs queued jobs, one at a time, in order, until none
+  /// is left, a driving call starts (its steps run them from then on, as on a runner that hosts
+  /// nothing) or the batch is done (another block continues).
+  private func runJobsOnMainQueue() {
+    DispatchQueue.main.async { [self] in
+      var ran = 0
+      while let job = nextJobForMainQueueBlock(ran: ran) {
+        job.runSynchronously(on: asUnownedTaskExecutor())
+        ran += 1
+      }
+    }
+  }
+
+  /// The next job for the main-queue block that has run `ran`, or nil when it stops there.
+  private func nextJobForMainQueueBlock(ran: Int) -> UnownedJob? {
+    let (job, again) = queue.withLock { state -> (UnownedJob?, Bool) in
+      guard state.hostedBodies > 0, state.drivingCalls == 0, ran < Self.mainQueueBatch,
+        let job = state.jobs.popFirst()
+      else {
+        state.jobsRun += ran
+        state.mainQueueBlockScheduled = false
+        return (nil, state.takeMainQueueBlock())
+      }
+      quiet.store(state.isQuiet, ordering: .releasing)
+      return (job, false)
+    }
+    if again { runJobsOnMainQueue() }
+    return job
+  }
+
+  /// Whether the current task prefers this executor: its nonisolated work runs here.
+  var isPreferredByCurrentTask: Bool {
+    let mine = asUnownedTaskExecutor()
+    return withUnsafeCurrentTask { $0?.unownedTaskExecutor == mine }
+  }
+
+  /// A task that does not prefer this executor sleeps on the runner's clock.
+  func noteSleepFromOutsideTheRun() { queue.withLock { $0.sleepsFromOutsideTheRun += 1 } }
+
+  /// How many sleeps on the runner's clock came from tasks that do not prefer this executor.
+  var sleepsFromOutsideTheRun: Int { queue.withLock { $0.sleepsFromOutsideTheRun } }
 
   /// How many jobs wait to run.
   var pendingJobCount: Int { queue.withLock { $0.jobs.count } }

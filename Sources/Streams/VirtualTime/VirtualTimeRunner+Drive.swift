@@ -9,11 +9,12 @@ extension VirtualTimeRunner {
   /// Useful in a `@MainActor` test: the main actor runs the model's jobs, in order with the
   /// runner's, while the runner moves time; afterwards the test reads the model directly.
   ///
-  /// > Important: Call into the model from a runner task (`runner.drive { await … }`), not
-  /// > directly from the test. A `Task {}` the model starts then keeps the runner's executor
-  /// > preference, so the nonisolated async functions it calls (`clock.sleep`, an actor's
-  /// > methods) run on the runner. Started from the test itself, they run on the global pool,
-  /// > which the runner does not order.
+  /// > Important: Call into the model from a runner task (`runner.drive { await … }`), or from a
+  /// > test body that ``hosting(isolation:_:)`` runs (`withVirtualTime`'s async body is one).
+  /// > A `Task {}` the model starts then keeps the runner's executor preference, so the
+  /// > nonisolated async functions it calls (`clock.sleep`, an actor's methods) run on the
+  /// > runner. Started from a test that is not hosted, they run on the global pool, which the
+  /// > runner does not order (``sleepsFromOutsideTheRun`` counts their sleeps).
   ///
   /// ```swift
   /// @MainActor @Test func searchesHalfASecondAfterTheLastKeystroke() async throws {
@@ -54,11 +55,17 @@ extension VirtualTimeRunner {
   /// Runs `work` on a new thread and resumes the caller with its result. A thread of its own,
   /// not the cooperative pool, since the driving calls block.
   /// Being async, the caller may be main-actor code: main-actor jobs are ordered from now on
-  /// (``MainActorOrdering/onceSeen``).
+  /// (``MainActorOrdering/onceSeen``). While `work` runs, its steps alone run the runner's jobs,
+  /// also when the runner hosts the caller (``hosting(isolation:_:)``).
   private func onDriverThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     noteMainActorSeen()
+    executor.beginDriving()
     return await withCheckedContinuation { continuation in
-      Thread.detachNewThread { continuation.resume(returning: work()) }
+      Thread.detachNewThread { [executor] in
+        let result = work()
+        executor.endDriving()
+        continuation.resume(returning: result)
+      }
     }
   }
 }

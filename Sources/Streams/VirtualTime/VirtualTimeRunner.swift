@@ -55,11 +55,13 @@ import Synchronization
 /// Work that neither runs on the runner's executor nor on the main actor is not ordered:
 /// actors with custom executors, `Task.detached`, and real I/O completing on other threads.
 /// Unstructured tasks started with `Task(inheritingExecutor:)` stay on the runner. A plain
-/// `Task {}` started from a task on the runner keeps the runner's executor preference on
-/// Swift 6.3.1 (a test checks it), which SE-0417 does not promise; one started from outside
-/// any runner task has no preference, and the actors it calls run on the global pool. Mark
-/// real I/O with ``withExternalWork(_:)``, so the runner waits for it instead of moving time
-/// past it.
+/// `Task {}` started from a task on the runner, or from a test body in
+/// ``hosting(isolation:_:)``, keeps the runner's executor preference on Swift 6.3.1 (a test
+/// checks it), which SE-0417 does not promise; one started where no such task is current (a
+/// block the main queue runs by itself) has no preference, and what it awaits off its actor
+/// runs on the global pool: its sleeps on ``clock`` are counted in
+/// ``sleepsFromOutsideTheRun``. Mark real I/O with ``withExternalWork(_:)``, so the runner
+/// waits for it instead of moving time past it.
 ///
 /// ## Bounds
 /// No driving call hangs. ``finish(_:)`` and ``run(_:)`` throw ``VirtualTimeStall`` when
@@ -95,11 +97,11 @@ public final class VirtualTimeRunner: Sendable {
     now: ManualClock.Instant = .zero, horizon: Duration? = .seconds(3_600),
     watchdog: Duration? = .seconds(60), mainActorOrdering: MainActorOrdering = .onceSeen
   ) {
-    clock = ManualClock(now: now)
     self.horizon = horizon
     self.watchdog = watchdog
     self.mainActorOrdering = mainActorOrdering
     executor = VirtualExecutor(watchesMainQueue: mainActorOrdering == .onceSeen)
+    clock = ManualClock(now: now, runner: executor)
   }
 
   /// The main-actor ordering for a runner that the calling thread drives synchronously from its
@@ -116,7 +118,7 @@ public final class VirtualTimeRunner: Sendable {
     switch mainActorOrdering {
     case .always: true
     case .onceSeen: executor.mainActorSeen.load(ordering: .acquiring)
-    case .never: false
+    case .never: executor.hostsBody.load(ordering: .acquiring)
     }
   }
 
@@ -373,7 +375,8 @@ extension VirtualTimeRunner {
         reason: reason, now: runner.clock.now, pendingJobCount: runner.executor.pendingJobCount,
         sleeperCount: counts.sleepers, scheduledCallCount: counts.scheduledCalls,
         nextDeadline: runner.clock.nextDeadline,
-        externalWorkInFlight: runner.executor.externalWorkInFlight, drivenOnMainThread: onMainThread)
+        externalWorkInFlight: runner.executor.externalWorkInFlight, drivenOnMainThread: onMainThread,
+        sleepsFromOutsideTheRun: runner.executor.sleepsFromOutsideTheRun)
     }
   }
 }

@@ -38,6 +38,9 @@ public struct VirtualTimeStall: Error, CustomStringConvertible, Sendable {
   public let externalWorkInFlight: Int
   /// Whether the call was made on the main thread, where main-actor jobs cannot run meanwhile.
   public let drivenOnMainThread: Bool
+  /// Sleeps on the runner's clock by tasks outside the run, which the runner cannot order
+  /// (``VirtualTimeRunner/sleepsFromOutsideTheRun``).
+  public let sleepsFromOutsideTheRun: Int
 
   public var description: String {
     var text = "Virtual time stopped at \(now): "
@@ -62,6 +65,12 @@ public struct VirtualTimeStall: Error, CustomStringConvertible, Sendable {
       + "task(s) asleep and \(scheduledCallCount) scheduled call(s)"
     if let nextDeadline { text += " (next at \(nextDeadline))" }
     text += "; outside work in flight: \(externalWorkInFlight)."
+    if sleepsFromOutsideTheRun > 0 {
+      text +=
+        " \(sleepsFromOutsideTheRun) sleep(s) on the runner's clock came from tasks outside the run, which it "
+        + "cannot order: start them from the test's body inside `withVirtualTime` or `runner.hosting`, or "
+        + "from a task of the runner."
+    }
     if drivenOnMainThread {
       text +=
         " The call was made on the main thread, so @MainActor code could not run meanwhile: make the "

@@ -24,8 +24,9 @@ import Streams
 ///   ``RESPRequest``) return the server's replies, an error reply (`-ERR …`) included as
 ///   ``RESPValue/error(_:)``: one command of a pipeline can fail while the others succeed.
 /// - Failure: a timeout, a closed or reset connection, a reply that is not RESP2 or exceeds
-///   ``RESPLimits``: ``RESPError``, and the connection is closed (every later call throws
-///   ``RESPError/closed``); make a new one to go on.
+///   ``RESPLimits``, a reply of a type its command never answers (``RESPReplyKinds``, checked
+///   for every reply, inside `MULTI`/`EXEC` too): ``RESPError``, and the connection is closed
+///   (every later call throws ``RESPError/closed``); make a new one to go on.
 /// - Cancellation: when `stop` fires, a call waiting for the server throws
 ///   ``RESPError/stopped`` at once (bytes already there are still read first), and so does
 ///   every later call that would wait.
@@ -57,6 +58,8 @@ public final class RESPConnection {
   public let options: Options
   private var descriptor: Int32
   private var parser: RESPParser
+  /// Checks each reply against its command, and knows whether a transaction is open.
+  private var replyCheck = ReplyCheck()
   private let stop: CancellationSignal?
   private let clock = ContinuousClock()
 
@@ -160,7 +163,10 @@ public final class RESPConnection {
       var replies: [RESPValue] = []
       replies.reserveCapacity(expected)
       while true {
-        while replies.count < expected, let reply = try parser.next() { replies.append(reply) }
+        while replies.count < expected, let reply = try parser.next() {
+          try replyCheck.check(reply, to: outgoing.expectations[replies.count])
+          replies.append(reply)
+        }
         if replies.count == expected {
           guard sent == request.count else { throw .protocolViolation("replies before the whole request was sent") }
           return replies

@@ -23,6 +23,10 @@ public enum RESPError: Error, Sendable, Hashable, CustomStringConvertible {
   case ioFailed(errno: Int32)
   /// The bytes received are not RESP2, or a reply exceeds ``RESPLimits``.
   case protocolViolation(String)
+  /// A reply of a type the command never answers (``RESPReplyKinds``): an integer to `XADD`, say.
+  /// The bytes were valid RESP, but the server (or a proxy in front of it) is not a Redis this
+  /// client can trust; a new connection would not change that.
+  case unexpectedReply(command: String, reply: String, expected: String)
   /// The server refused a command the client needed to succeed (e.g. `AUTH`), with its message.
   case server(String)
   /// The server cannot answer yet (`-LOADING` after a restart, `-BUSY` while a script runs,
@@ -41,6 +45,8 @@ public enum RESPError: Error, Sendable, Hashable, CustomStringConvertible {
     case .closed: "the server closed the connection"
     case .ioFailed(let code): "connection failed: \(Self.text(code))"
     case .protocolViolation(let reason): "not a valid reply: \(reason)"
+    case .unexpectedReply(let command, let reply, let expected):
+      "not a valid reply: \(command) answered \(reply), where it answers \(expected)"
     case .server(let message): "the server refused: \(message)"
     case .notReady(let message): "the server is not ready: \(message)"
     case .stopped: "stopped"
@@ -52,7 +58,7 @@ public enum RESPError: Error, Sendable, Hashable, CustomStringConvertible {
   public var isTransient: Bool {
     switch self {
     case .connectFailed, .timedOut, .closed, .ioFailed, .protocolViolation, .cannotResolve, .notReady: true
-    case .invalidEndpoint, .server, .stopped: false
+    case .invalidEndpoint, .server, .unexpectedReply, .stopped: false
     }
   }
 

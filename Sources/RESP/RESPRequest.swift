@@ -20,6 +20,8 @@ public struct RESPRequest: Sendable {
   public private(set) var encoded: [UInt8] = []
   /// The commands in it: the replies to wait for.
   public private(set) var count = 0
+  /// What each command is to be answered with, in order: every reply is checked against it.
+  private(set) var expectations: [ReplyExpectation] = []
 
   /// An empty request.
   public init() {}
@@ -34,12 +36,14 @@ public struct RESPRequest: Sendable {
     appendHeader(arguments.count + 1)
     name.appendRESPBulkString(to: &encoded)
     for argument in arguments { argument.appendRESPBulkString(to: &encoded) }
+    expectations.append(ReplyExpectation(name: name) { arguments.first?.respBytes })
     count += 1
   }
 
   /// Appends a command made beforehand.
   public mutating func append(_ command: RESPCommand) {
     command.encode(into: &encoded)
+    expectations.append(ReplyExpectation(name: command.name) { command.arguments.dropFirst().first })
     count += 1
   }
 

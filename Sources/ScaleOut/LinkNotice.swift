@@ -9,4 +9,9 @@ public enum LinkNotice: Sendable, Equatable {
   case lost(RESPError)
   /// A connection works again after a ``lost(_:)``.
   case restored
+  /// Redis refused a write because it is out of memory (`maxmemory` reached under `noeviction`),
+  /// with its message; the write is kept and tried again with backoff. Nothing is lost.
+  case outOfMemory(String)
+  /// A write refused by ``outOfMemory(_:)`` went through.
+  case roomAgain
 }

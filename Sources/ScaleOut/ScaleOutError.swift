@@ -9,6 +9,9 @@ public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreachable(RedisEndpoint, RESPError)
   /// `--shards` differs from the count the prefix was created with.
   case shardCountMismatch(requested: Int, stored: Int, prefix: String)
+  /// Redis refused to store anything: it is out of memory (`maxmemory` reached under the
+  /// `noeviction` policy). A temporary failure: the same command can succeed once it has room.
+  case outOfMemory(RedisEndpoint, String)
   /// The prefix holds a configuration this version cannot read.
   case foreignConfiguration(prefix: String, reason: String)
 
@@ -17,11 +20,17 @@ public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .invalidPrefix(let prefix):
       "invalid --redis-prefix '\(prefix)': use 1 to 64 letters, digits, '-', '_', '.' or ':'"
+    case .unreachable(let endpoint, .unexpectedReply(let command, let reply, let expected)):
+      "cannot use Redis at \(endpoint): "
+        + "\(RESPError.unexpectedReply(command: command, reply: reply, expected: expected))"
     case .unreachable(let endpoint, let error):
       "cannot reach Redis at \(endpoint): \(error)"
     case .shardCountMismatch(let requested, let stored, let prefix):
       "--shards \(requested) differs from the \(stored) shards '\(prefix)' was created with; "
         + "use --shards \(stored), or another --redis-prefix"
+    case .outOfMemory(let endpoint, let message):
+      "Redis at \(endpoint) is out of memory (\(message)); free memory there or raise its maxmemory, then run this "
+        + "again"
     case .foreignConfiguration(let prefix, let reason):
       "'\(prefix):config' is not a stream-search configuration (\(reason)); use another --redis-prefix"
     }

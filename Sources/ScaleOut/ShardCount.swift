@@ -1,6 +1,7 @@
 // The number of shards is part of the data: a keystroke's shard depends on it, so it is fixed the
 // first time a prefix is used and stored there, and every later command reads it back.
 import RESP
+import Streams
 
 /// The stored shard count of a prefix.
 public enum ShardCount {
@@ -44,6 +45,33 @@ public enum ShardCount {
     return Int(stored)
   }
 
+  /// ``settle(requested:keys:on:)`` on a connection of its own to `endpoint`, made (and every
+  /// reply awaited) until `stop` fires.
+  ///
+  /// - Throws: ``ScaleOutError``: ``ScaleOutError/unreachable(_:_:)`` for a failure of Redis;
+  ///   `CancellationError` when `stop` fired first.
+  static func settle(
+    requested: Int?, keys: ScaleOutKeys, endpoint: RedisEndpoint, options: RESPConnection.Options,
+    stop: CancellationSignal?
+  ) throws -> Int {
+    let connection: RESPConnection
+    do {
+      connection = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)
+    } catch .stopped {
+      throw CancellationError()
+    } catch {
+      throw ScaleOutError.unreachable(endpoint, error)
+    }
+    defer { connection.close() }
+    do {
+      return try settle(requested: requested, keys: keys, on: connection)
+    } catch RESPError.stopped {
+      throw CancellationError()
+    } catch let error as RESPError {
+      throw ScaleOutError.unreachable(endpoint, error)
+    }
+  }
+
   /// The stored count, or nil when the prefix has not been used yet (nothing is written).
   public static func read(keys: ScaleOutKeys, on connection: RESPConnection) throws -> Int? {
     let reply = try connection.readyCall(RESPCommand("HGET", keys.configuration, "shards"))
@@ -58,12 +86,14 @@ public enum ShardCount {
   }
 
   /// A server that wants a password (or another user) refuses every command: that is a failure
-  /// to reach it, not a foreign configuration at the prefix.
+  /// to reach it, not a foreign configuration at the prefix. A full one refuses every write:
+  /// that is a temporary failure.
   private static func refusalError(_ refusal: String, keys: ScaleOutKeys, connection: RESPConnection) -> ScaleOutError {
     let accessCodes = ["NOAUTH", "WRONGPASS", "NOPERM"]
     if accessCodes.contains(where: { refusal.hasPrefix($0) }) {
       return .unreachable(connection.endpoint, .server(refusal))
     }
+    if RedisRefusal.isOutOfMemory(refusal) { return .outOfMemory(connection.endpoint, refusal) }
     return .foreignConfiguration(prefix: keys.prefix, reason: refusal)
   }
 }

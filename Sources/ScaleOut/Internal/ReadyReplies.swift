@@ -29,3 +29,11 @@ extension RESPConnection {
     return reply
   }
 }
+
+/// What Redis's error replies mean beyond "no".
+enum RedisRefusal {
+  /// Whether `message` says Redis is out of memory: `-OOM …`, given to a write when `maxmemory`
+  /// is reached under the `noeviction` policy. A temporary failure: the write can succeed once
+  /// Redis has room.
+  static func isOutOfMemory(_ message: String) -> Bool { message.hasPrefix("OOM ") }
+}

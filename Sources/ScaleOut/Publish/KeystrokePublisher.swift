@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// ```swift
 /// let publisher = try KeystrokePublisher.connect(endpoint: endpoint, keys: keys, requestedShards: nil)
-/// await publisher.publish(Keystroke(term: "tay", session: "u42"))
-/// await publisher.finish()   // returns once Redis has acknowledged every keystroke
+/// await publisher.publish(Keystroke(term: "tay", session: "u42"), line: 1)
+/// let outcome = await publisher.finish()   // once Redis has acknowledged every keystroke
 /// ```
 ///
 /// - Element: each keystroke becomes one `XADD <shard's keystroke stream> * term … [session …]`,
@@ -20,21 +20,13 @@ import Synchronization
 /// - Failure: a lost connection is made again with backoff (reported through `notice`) and the
 ///   unacknowledged keystrokes are sent again: delivery is at least once, so a keystroke whose
 ///   acknowledgement was lost may be appended twice (a repeated keystroke changes no search).
-///   Redis refusing a keystroke (e.g. the key holds another type) is reported through `refused`.
-/// - Cancellation: ``stop()`` ends the sender at once; keystrokes not acknowledged are dropped.
+///   Redis refusing a keystroke (out of memory, a key of another type) or a failure no new
+///   connection fixes (a reply of the wrong type) ends the publisher: nothing after it is sent,
+///   so that every keystroke before the first not stored is stored, and ``finish(within:)``'s
+///   ``PublishOutcome`` says how many were and which input line to resume from.
+/// - Cancellation: ``stop()`` ends the sender at once, ``stop(after:)`` once a grace period has
+///   passed; keystrokes not acknowledged by then are not sent (the outcome says from where).
 public final class KeystrokePublisher: Sendable {
-  private struct State {
-    var queue: [Keystroke] = []
-    var head = 0
-    var finished = false
-    var roomWaiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    var nextWaiter = 0
-    var doneWaiters: [CheckedContinuation<Void, Never>] = []
-    var senderEnded = false
-
-    var waiting: Int { queue.count - head }
-  }
-
   /// Keystrokes queued beyond which `publish` waits.
   public static let queueLimit = 50_000
   /// Keystrokes sent in one round trip at most.
@@ -48,7 +40,8 @@ public final class KeystrokePublisher: Sendable {
   private let options: RESPConnection.Options
   private let notice: @Sendable (LinkNotice) -> Void
   private let refused: @Sendable (String) -> Void
-  private let state = Mutex(State())
+  private let state = Mutex(PublishQueue(limit: KeystrokePublisher.queueLimit))
+  private let nextWaiter = Atomic<Int>(0)
   private let arrived: WakePipe
   private let stopSignal: CancellationSignal
   /// Fired once ``finish(within:)`` has returned.
@@ -69,28 +62,19 @@ public final class KeystrokePublisher: Sendable {
     drained = try CancellationSignal()
   }
 
-  /// Connects, settles the shard count, and starts the sender thread.
+  /// Connects, settles the shard count, and starts the sender thread. `refused` is told Redis's
+  /// message when it refuses a keystroke (the publisher then ends).
   ///
-  /// - Throws: ``ScaleOutError`` when Redis cannot be reached or the shard count conflicts.
+  /// - Throws: ``ScaleOutError`` when Redis cannot be reached, is out of memory, or the shard
+  ///   count conflicts; `CancellationError` when `stop` fires first.
   public static func connect(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, requestedShards: Int?,
-    options: RESPConnection.Options = RESPConnection.Options(),
+    options: RESPConnection.Options = RESPConnection.Options(), stoppingOn stop: CancellationSignal? = nil,
     notice: @escaping @Sendable (LinkNotice) -> Void = { _ in },
     refused: @escaping @Sendable (String) -> Void = { _ in }
   ) throws -> KeystrokePublisher {
-    let connection: RESPConnection
-    do {
-      connection = try RESPConnection(endpoint: endpoint, options: options)
-    } catch {
-      throw ScaleOutError.unreachable(endpoint, error)
-    }
-    defer { connection.close() }
-    let shardCount: Int
-    do {
-      shardCount = try ShardCount.settle(requested: requestedShards, keys: keys, on: connection)
-    } catch let error as RESPError {
-      throw ScaleOutError.unreachable(endpoint, error)
-    }
+    let shardCount = try ShardCount.settle(
+      requested: requestedShards, keys: keys, endpoint: endpoint, options: options, stop: stop)
     let publisher = try KeystrokePublisher(
       endpoint: endpoint, keys: keys, shardCount: shardCount, options: options, notice: notice, refused: refused)
     let thread = Thread { publisher.send() }
@@ -99,56 +83,52 @@ public final class KeystrokePublisher: Sendable {
     return publisher
   }
 
-  /// Queues `keystroke`; waits while the queue is full, unless the task is cancelled (the
-  /// keystroke stays queued either way).
-  public func publish(_ keystroke: Keystroke) async {
-    let full = state.withLock { state -> Bool in
-      state.queue.append(keystroke)
-      return state.waiting >= Self.queueLimit && !state.senderEnded
+  /// Queues `keystroke`, read from input line `line`; waits while the queue is full, unless the
+  /// task is cancelled (the keystroke stays queued either way). False once the publisher has
+  /// ended: nothing more will be sent, and reading can stop.
+  @discardableResult
+  public func publish(_ keystroke: Keystroke, line: Int? = nil) async -> Bool {
+    let (open, full) = state.withLock { state in
+      (state.enqueue(PendingKeystroke(keystroke: keystroke, line: line)), state.isFull)
     }
+    guard open else { return false }
     arrived.signal()
-    guard full else { return }
-    let id = state.withLock { state -> Int in
-      state.nextWaiter += 1
-      return state.nextWaiter
-    }
+    guard full else { return true }
+    let id = nextWaiter.add(1, ordering: .relaxed).newValue
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let now = state.withLock { state -> Bool in
-          guard state.waiting >= Self.queueLimit, !state.senderEnded, !Task.isCancelled else { return true }
-          state.roomWaiters.append((id, continuation))
-          return false
-        }
-        if now { continuation.resume() }
+        let parked = state.withLock { $0.waitForRoom(id: id, continuation, cancelled: Task.isCancelled) }
+        if !parked { continuation.resume() }
       }
     } onCancel: {
-      let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-        guard let index = state.roomWaiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return state.roomWaiters.remove(at: index).continuation
-      }
-      waiter?.resume()
+      state.withLock { $0.cancelWait(id: id) }?.resume()
     }
+    return !state.withLock { $0.senderEnded }
   }
 
   /// Returns once every keystroke published has been acknowledged by Redis, or the publisher
-  /// was stopped, or `limit` passed (then the publisher is stopped: what is left is dropped).
-  public func finish(within limit: Duration? = nil) async {
-    state.withLock { $0.finished = true }
+  /// ended (stopped, or a failure), or `limit` passed (then the publisher is stopped: what is
+  /// left is not sent); the outcome says how many were stored.
+  @discardableResult
+  public func finish(within limit: Duration? = nil) async -> PublishOutcome {
     arrived.signal()
-    if let limit {
-      Thread.detachNewThread { [self] in
-        if !StopWait.wait(for: limit, clock: ContinuousClock(), stop: drained) { stop() }
-      }
-    }
+    if let limit { stop(after: limit) }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let now = state.withLock { state -> Bool in
-        guard state.waiting > 0, !state.senderEnded else { return true }
-        state.doneWaiters.append(continuation)
-        return false
-      }
-      if now { continuation.resume() }
+      let parked = state.withLock { $0.waitForDone(continuation) }
+      if !parked { continuation.resume() }
     }
     drained.signal()
+    return outcome
+  }
+
+  /// How it went so far: published, stored, where to resume, and the failure if one ended it.
+  public var outcome: PublishOutcome { state.withLock { $0.outcome } }
+
+  /// Runs `action` once the sender has ended, by a stop or a failure (at once if it has): a
+  /// reader of the input can stop reading then.
+  public func whenEnded(_ action: @escaping @Sendable () -> Void) {
+    let registered = state.withLock { $0.whenEnded(action) }
+    if !registered { action() }
   }
 
   /// Ends the sender at once.
@@ -156,62 +136,56 @@ public final class KeystrokePublisher: Sendable {
     stopSignal.signal()
   }
 
+  /// Ends the sender once `grace` has passed, unless ``finish(within:)`` has returned by then:
+  /// what a stop request allows for sending what was read.
+  public func stop(after grace: Duration) {
+    Thread.detachNewThread { [self] in
+      if !StopWait.wait(for: grace, clock: ContinuousClock(), stop: drained) { stop() }
+    }
+  }
+
   private func send() {
-    let link = RedisLink(endpoint: endpoint, options: options, stop: stopSignal, notice: notice)
+    let link = RedisLink(endpoint: endpoint, options: options, stop: stopSignal, loadsScripts: false, notice: notice)
+    var failure: PublishFailure?
     defer {
       link.close()
-      let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-        state.senderEnded = true
-        defer {
-          state.roomWaiters = []
-          state.doneWaiters = []
-        }
-        return state.roomWaiters.map(\.continuation) + state.doneWaiters
-      }
+      let (waiters, actions) = state.withLock { $0.end(failure) }
       for waiter in waiters { waiter.resume() }
+      for action in actions { action() }
     }
     let clock = ContinuousClock()
     while !stopSignal.isSignalled {
-      let batch = state.withLock { state in
-        Array(state.queue[state.head..<min(state.queue.count, state.head + Self.batchLimit)])
-      }
+      let batch = state.withLock { $0.nextBatch(Self.batchLimit) }
       if batch.isEmpty {
         arrived.wait(timeout: .seconds(1), clock: clock, stop: stopSignal)
         continue
       }
       var request = RESPRequest()
       request.reserveCapacity(batch.count * 96)
-      for keystroke in batch { append(keystroke, to: &request) }
+      for pending in batch { append(pending.keystroke, to: &request) }
       let replies: [RESPValue]
       do throws(LinkFailure) {
         replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
           try connection.readyPipeline(request)
         }
+      } catch .fatal(let error), .exhausted(let error) {
+        failure = .unusable(error)
+        return
       } catch {
         return
       }
-      for message in Set(replies.compactMap(\.errorMessage)) { refused(message) }
-      let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-        state.head += batch.count
-        if state.head == state.queue.count {
-          state.queue.removeAll(keepingCapacity: true)
-          state.head = 0
-        } else if state.head > 65_536 {
-          state.queue.removeSubrange(0..<state.head)
-          state.head = 0
-        }
-        var woken: [CheckedContinuation<Void, Never>] = []
-        if state.waiting < Self.queueLimit / 2 {
-          woken += state.roomWaiters.map(\.continuation)
-          state.roomWaiters = []
-        }
-        if state.waiting == 0 {
-          woken += state.doneWaiters
-          state.doneWaiters = []
-        }
-        return woken
-      }
+      // The first refusal ends the publisher there: every keystroke before it is stored, and
+      // none after it is sent, so the input can be resumed from its line.
+      let refusal = replies.firstIndex { $0.errorMessage != nil }
+      let settled = refusal ?? replies.count
+      let storedLater = replies[settled...].dropFirst().filter { $0.errorMessage == nil }.count
+      let woken = state.withLock { $0.acknowledge(settled: settled, storedLater: storedLater) }
       for waiter in woken { waiter.resume() }
+      if let refusal, let message = replies[refusal].errorMessage {
+        refused(message)
+        failure = .refusal(message)
+        return
+      }
     }
   }
 

@@ -58,8 +58,9 @@ final class EventCommitter: Sendable {
       do throws(LinkFailure) {
         try commit(items, link: link)
       } catch {
-        // Stopped, or a failure no reconnection fixes: what is left is processed again by the
-        // shards' next owners.
+        // Stopped, or a failure no reconnection fixes (which ends the worker): what is left is
+        // processed again by the shards' next owners.
+        if case .fatal(let error) = error { context.fail(error) }
         return
       }
       // A small batch: the next waits a moment for more, so that at a steady trickle a commit
@@ -84,14 +85,22 @@ final class EventCommitter: Sendable {
     let keys = context.keys
     let kept = context.settings.eventsKept
     var outcomes: [ShardHolding: FencedCommitOutcome]?
-    // A shard changing hands voids the transaction: decided again from what the server holds then
-    // (the shard that moved is then fenced out, the others committed).
-    repeat {
-      outcomes = try link.perform {
-        (connection: RESPConnection) throws(RESPError) -> [ShardHolding: FencedCommitOutcome]? in
-        try FencedCommit.commit(shardBatches, keys: keys, eventsKept: kept, on: connection)
-      }
-    } while outcomes == nil && !stop.isSignalled
+    var full = FullRedisWait()
+    while true {
+      // A shard changing hands voids the transaction: decided again from what the server holds
+      // then (the shard that moved is then fenced out, the others committed).
+      repeat {
+        outcomes = try link.perform {
+          (connection: RESPConnection) throws(RESPError) -> [ShardHolding: FencedCommitOutcome]? in
+          try FencedCommit.commit(shardBatches, keys: keys, eventsKept: kept, on: connection)
+        }
+      } while outcomes == nil && !stop.isSignalled
+      // A full Redis refuses the whole transaction: the events wait (the reader stops once the
+      // outbox is full) and the same batch is tried again. Its id makes a repeat harmless.
+      guard let refusal = Self.outOfMemory(in: outcomes) else { break }
+      if full.refused(refusal, notice: context.notice, stop: stop) { throw .stopped }
+    }
+    full.succeeded(notice: context.notice)
     for holding in order {
       switch outcomes?[holding] {
       case .failed(let message): context.report(.commitFailed(shard: holding.shard, message: message))
@@ -99,6 +108,14 @@ final class EventCommitter: Sendable {
       case .committed, nil: break
       }
     }
+  }
+
+  /// Redis's out-of-memory refusal among `outcomes`, if there is one.
+  private static func outOfMemory(in outcomes: [ShardHolding: FencedCommitOutcome]?) -> String? {
+    for outcome in (outcomes ?? [:]).values {
+      if case .failed(let message) = outcome, RedisRefusal.isOutOfMemory(message) { return message }
+    }
+    return nil
   }
 
   private func wait(_ signal: CancellationSignal, for limit: Duration) -> Bool {

@@ -104,7 +104,10 @@ enum FencedCommit {
         outcomes[segment.holding] = failure.map { .failed($0) } ?? .committed
       }
     default:
-      let message = executed.errorMessage ?? "the transaction was refused"
+      // EXECABORT says only that a command was refused when queued: that command's refusal
+      // (out of memory, say) is the reason.
+      let queued = replies.dropFirst().dropLast().lazy.compactMap(\.errorMessage).first
+      let message = queued ?? executed.errorMessage ?? "the transaction was refused"
       for segment in segments { outcomes[segment.holding] = .failed(message) }
     }
     return outcomes

@@ -21,6 +21,9 @@ enum FencedReadOutcome: Equatable {
   case noGroup
   /// The lease is not ours, or the server refused the read: nothing was read.
   case refused
+  /// Redis is out of memory, and refuses every command inside `MULTI`: nothing was read. Its
+  /// message.
+  case outOfMemory(String)
 }
 
 enum FencedRead {
@@ -77,8 +80,12 @@ enum FencedRead {
         outcomes[holding.shard] = outcome(read: read, last: last)
       }
     default:
-      // Refused as a whole (EXECABORT, or a reply no server gives): nothing was read.
-      for holding in ours { outcomes[holding.shard] = .refused }
+      // Refused as a whole (EXECABORT): nothing was read. A full Redis refuses every command
+      // queued, and that is a pause, not a refusal of the lease.
+      let queued = replies.dropFirst().dropLast().lazy.compactMap(\.errorMessage).first
+      let outcome: FencedReadOutcome =
+        queued.map { RedisRefusal.isOutOfMemory($0) ? .outOfMemory($0) : .refused } ?? .refused
+      for holding in ours { outcomes[holding.shard] = outcome }
     }
     return outcomes
   }

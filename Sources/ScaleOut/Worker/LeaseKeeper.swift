@@ -64,9 +64,14 @@ final class LeaseKeeper: Sendable {
         try playRound(link: link, round: round, clock: clock, lastRenewal: &lastRenewal)
       } catch .stopped {
         return
+      } catch .fatal(let error) {
+        // Nothing a new connection fixes (a reply of a type no command gives, credentials
+        // refused): the worker ends, saying why.
+        context.fail(error)
+        return
       } catch {
-        // Redis is unreachable beyond what reconnecting fixes: leases past their time are ours no
-        // more, whatever we believe; the fence refuses their commits anyway.
+        // Redis is away this round: leases past their time are ours no more, whatever we
+        // believe; the fence refuses their commits anyway.
       }
       for (holding, renewed) in lastRenewal where renewed.duration(to: clock.now) >= context.settings.lease {
         lastRenewal[holding] = nil

@@ -20,7 +20,8 @@ import Streams
 ///   each event is committed to the shard's event stream (see docs/scale-out.md for the rules).
 /// - Failure: Redis unreachable at the start throws ``ScaleOutError/unreachable(_:_:)``; later
 ///   failures are reconnected with backoff and reported through `notice`.
-/// - Failure, later: a failure no reconnection fixes (credentials refused after a restart) ends the
+/// - Failure, later: a failure no reconnection fixes (credentials refused after a restart, a reply
+///   of a type the command never answers), met by any of its threads, ends the
 ///   worker as a stop does, then throws ``ScaleOutError/unreachable(_:_:)``.
 /// - Cancellation: when `stop` fires, reading stops, the events already emitted are committed
 ///   (for at most 2 s), every lease is given back and the worker leaves the live set; then the
@@ -53,13 +54,14 @@ public final class ScaleOutWorker: Sendable {
   /// `source` is made once Redis has answered, so that a worker that cannot run says so before
   /// it loads a catalog.
   ///
-  /// - Throws: ``ScaleOutError`` when Redis cannot be reached at the start or the shard count
-  ///   conflicts.
+  /// - Throws: ``ScaleOutError`` when Redis cannot be reached at the start, is out of memory, or
+  ///   the shard count conflicts; `CancellationError` when `stop` fired before Redis answered.
   public func run(
     configuration: PipelineConfiguration, source makeSource: () -> any SearchSource, stop: CancellationSignal,
     wallClock: any WallClock = SystemWallClock()
   ) async throws -> RunSummary {
-    let shardCount = try settleShardCount()
+    let shardCount = try ShardCount.settle(
+      requested: requestedShards, keys: keys, endpoint: endpoint, options: settings.connection, stop: stop)
     let source = makeSource()
     let context = try WorkerContext(
       endpoint: endpoint, keys: keys, shardCount: shardCount, settings: settings, notice: notice, report: report)
@@ -93,21 +95,6 @@ public final class ScaleOutWorker: Sendable {
     let summary = await running.value
     if let failure = context.failure.withLock({ $0 }) { throw ScaleOutError.unreachable(endpoint, failure) }
     return summary
-  }
-
-  private func settleShardCount() throws -> Int {
-    let connection: RESPConnection
-    do {
-      connection = try RESPConnection(endpoint: endpoint, options: settings.connection)
-    } catch {
-      throw ScaleOutError.unreachable(endpoint, error)
-    }
-    defer { connection.close() }
-    do {
-      return try ShardCount.settle(requested: requestedShards, keys: keys, on: connection)
-    } catch let error as RESPError {
-      throw ScaleOutError.unreachable(endpoint, error)
-    }
   }
 
   /// Runs blocking work on a thread of its own while the caller is suspended.

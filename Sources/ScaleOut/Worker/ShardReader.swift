@@ -53,7 +53,8 @@ final class ShardReader: Sendable {
     var busy: Set<Int> = []
     var registered = 0
     var lingering = false
-    while !stop.isSignalled {
+    var full = FullRedisWait()
+    while !stop.isSignalled, !context.hasFailed {
       do throws(LinkFailure) {
         let (claims, held) = context.board.nextForReader()
         for holding in claims { try claimPending(of: holding, link: link) }
@@ -70,7 +71,7 @@ final class ShardReader: Sendable {
           if StopWait.wait(for: Self.linger, clock: clock, stop: stop) { return }
           continue
         }
-        if let delivered = try readNew(of: held, link: link, lastIDs: &lastIDs, busy: &busy) {
+        if let delivered = try readNew(of: held, link: link, lastIDs: &lastIDs, busy: &busy, full: &full) {
           lingering = delivered < Self.lingerBelow
         } else {
           try block(on: held, after: lastIDs, link: link, registered: &registered)
@@ -81,7 +82,7 @@ final class ShardReader: Sendable {
         // and the worker with it.
         switch error {
         case .stopped: break
-        case .fatal(let failure), .exhausted(let failure): context.failure.withLock { $0 = failure }
+        case .fatal(let failure), .exhausted(let failure): context.fail(failure)
         }
         return
       }
@@ -113,7 +114,8 @@ final class ShardReader: Sendable {
   /// many came, or nil when none did and none is to be read at once (the reader may block).
   /// `busy` holds the shards whose last read found keystrokes: their last ids are not asked for.
   private func readNew(
-    of held: [ShardHolding], link: RedisLink, lastIDs: inout [Int: String], busy: inout Set<Int>
+    of held: [ShardHolding], link: RedisLink, lastIDs: inout [Int: String], busy: inout Set<Int>,
+    full: inout FullRedisWait
   ) throws(LinkFailure) -> Int? {
     let keys = context.keys
     let settings = context.settings
@@ -126,6 +128,12 @@ final class ShardReader: Sendable {
     busy = []
     // A shard changed hands while the read was on its way: nothing was read; read again at once.
     guard let outcomes else { return 0 }
+    for case .outOfMemory(let refusal) in outcomes.values {
+      // Nothing was read: wait for room, then read again.
+      if full.refused(refusal, notice: context.notice, stop: stop) { throw .stopped }
+      return 0
+    }
+    full.succeeded(notice: context.notice)
     var anything = false
     var delivered = 0
     for holding in held {
@@ -145,7 +153,7 @@ final class ShardReader: Sendable {
         // The stream or its group was deleted (or Redis restarted empty): made again, read next round.
         try createGroup(of: holding.shard, link: link)
         anything = true
-      case .refused:
+      case .refused, .outOfMemory:
         // Not ours any more, or refused: the lease keeper notices at its next round.
         lastIDs[holding.shard] = nil
       }

@@ -13,7 +13,8 @@ final class WorkerContext: Sendable {
   let ledger = Mutex(SessionLedger())
   let outbox: EventOutbox
   let board: HoldingBoard
-  /// The failure that ended the reader, if one did (credentials refused after a restart, say).
+  /// The failure that ended the worker, if one did (credentials refused after a restart, a reply
+  /// of the wrong type), whichever thread met it.
   let failure = Mutex<RESPError?>(nil)
 
   init(
@@ -29,6 +30,18 @@ final class WorkerContext: Sendable {
     outbox = try EventOutbox()
     board = try HoldingBoard()
   }
+
+  /// Records a failure no reconnection fixes (credentials refused after a restart, a reply of a
+  /// type no command gives) and wakes the reader, which ends the worker.
+  func fail(_ error: RESPError) {
+    failure.withLock { failure in
+      if failure == nil { failure = error }
+    }
+    board.changed.signal()
+  }
+
+  /// Whether a failure has ended the worker.
+  var hasFailed: Bool { failure.withLock { $0 != nil } }
 
   /// Forgets a holding everywhere: the board, the ledger's sessions, the outbox's events.
   func forget(_ holding: ShardHolding) {

@@ -17,6 +17,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
   case unavailable = 69
   /// Reading the input or writing the output failed (`EX_IOERR`).
   case ioError = 74
+  /// A failure that should pass: Redis is out of memory (`EX_TEMPFAIL`). Run the command again
+  /// later (`publish` says from which input line).
+  case temporaryFailure = 75
   /// The terminal of the interactive screen hung up (SIGHUP): 128 + 1.
   case hungUp = 129
   /// Interrupted by SIGINT (Ctrl-C): 128 + 2.
@@ -33,6 +36,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case .noInput: "The input, or the --catalog file, cannot be opened."
     case .unavailable: "Redis cannot be reached (publish, worker, events)."
     case .ioError: "Reading input or writing output failed."
+    case .temporaryFailure: "A temporary failure: Redis is out of memory (publish, worker); run again later."
     case .hungUp: "The terminal went away (SIGHUP) during the interactive mode."
     case .interrupted: "Interrupted (SIGINT), after writing what was pending."
     case .terminated: "Terminated (SIGTERM), after writing what was pending."
@@ -45,9 +49,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     switch command {
     case .search: allCases
     case .record: [.success, .usage, .noInput, .ioError, .interrupted, .terminated]
-    case .publish: [.success, .usage, .noInput, .unavailable, .ioError, .interrupted, .terminated]
+    case .publish: [.success, .usage, .noInput, .unavailable, .ioError, .temporaryFailure, .interrupted, .terminated]
     // A worker runs until a signal stops it; its --catalog is its only input.
-    case .worker: [.usage, .noInput, .unavailable, .ioError, .interrupted, .terminated]
+    case .worker: [.usage, .noInput, .unavailable, .ioError, .temporaryFailure, .interrupted, .terminated]
     case .events: [.success, .usage, .unavailable, .ioError, .interrupted, .terminated]
     case .help: [.success, .usage, .ioError]
     }
@@ -60,13 +64,18 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case (.success, .events):
       "Done: every event was printed (without --follow), or the reader of standard output went away."
     case (.success, .help): "The help was printed, or the reader of standard output went away."
-    case (.usage, .record), (.usage, .publish), (.usage, .worker), (.usage, .events), (.usage, .help):
+    case (.usage, .record), (.usage, .events), (.usage, .help):
       "The command line is wrong."
+    case (.usage, .publish), (.usage, .worker):
+      "The command line is wrong, or it conflicts with the shard count stored for the prefix."
     case (.ioError, .help): "Writing output failed."
     case (.noInput, .worker): "The --catalog file cannot be opened."
     case (.noInput, .record), (.noInput, .publish): "The input cannot be opened."
     case (.unavailable, .publish), (.unavailable, .worker), (.unavailable, .events):
-      "Redis cannot be reached, or refused the credentials."
+      "Redis cannot be reached, refused the credentials, or answers what Redis never does."
+    case (.temporaryFailure, .publish):
+      "Redis is out of memory: run again later, from the input line the error names."
+    case (.temporaryFailure, .worker): "Redis is out of memory: start the worker again later."
     case (.ioError, .worker): "The --log file cannot be opened, or no pipe can be made to watch for signals."
     case (.ioError, .events): "Writing output failed."
     default: meaning

@@ -3,6 +3,7 @@
 // local run, and reading goes on.
 import Foundation
 import Pipeline
+import RESP
 import ScaleOut
 import Streams
 import Synchronization
@@ -27,15 +28,16 @@ struct PublishCommand {
       return .noInput
     }
     let notices = RedisNotices(endpoint: options.redis.endpoint, log: log)
-    let refusals = RefusalLog(log: log)
     let publisher: KeystrokePublisher
     do {
       publisher = try KeystrokePublisher.connect(
         endpoint: options.redis.endpoint, keys: options.redis.keys, requestedShards: options.redis.shards,
-        notice: notices.receive, refused: refusals.record)
+        stoppingOn: stop.wakeUp, notice: notices.receive)
     } catch let error as ScaleOutError {
       log.error(error.description)
       return error.exitStatus
+    } catch is CancellationError {
+      return stop.signal?.exitStatus ?? .interrupted
     } catch {
       log.error("\(error)")
       return .unavailable
@@ -45,8 +47,9 @@ struct PublishCommand {
       do {
         for try await line in reader {
           switch InputRecord(line) {
-          case .keystroke(let keystroke, _):
-            await publisher.publish(keystroke)
+          case .keystroke(let keystroke, let number):
+            // The publisher ended (Redis refused a keystroke): nothing more would be sent.
+            guard await publisher.publish(keystroke, line: number) else { return nil }
           case .invalid(let number, let reason):
             output.write(line: number, reason: reason)
           }
@@ -58,19 +61,52 @@ struct PublishCommand {
         return nil
       }
     })
-    stop.whenRequested { reading.cancel() }
-    if stop.signal != nil { reading.cancel() }
+    // Stopped by a signal: reading ends, and what was read is still sent, for a moment, whether
+    // the input had ended already or not.
+    let stopping: @Sendable () -> Void = {
+      reading.cancel()
+      publisher.stop(after: Self.drainLimit)
+    }
+    stop.whenRequested(stopping)
+    if stop.signal != nil { stopping() }
+    publisher.whenEnded { reading.cancel() }
     let readFailure = await reading.value
-    // Stopped by a signal: what was read is still sent, for a moment.
-    await publisher.finish(within: stop.signal == nil ? nil : Self.drainLimit)
+    let outcome = await publisher.finish()
     publisher.stop()
-    if let signal = stop.signal { return signal.exitStatus }
+    if let failure = outcome.failure {
+      log.error(Self.message(failure, endpoint: options.redis.endpoint) + "; " + outcome.storedText)
+      return Self.exitStatus(failure)
+    }
+    if let signal = stop.signal {
+      if !outcome.isComplete {
+        log.warning("stopped before Redis acknowledged every keystroke: \(outcome.storedText)")
+      }
+      return signal.exitStatus
+    }
     if let readFailure {
       log.error("\(readFailure)")
       return .ioError
     }
-    if refusals.count > 0 { return .ioError }
     return .success
+  }
+
+  /// What ended publishing, in one clause naming the server.
+  static func message(_ failure: PublishFailure, endpoint: RedisEndpoint) -> String {
+    switch failure {
+    case .outOfMemory(let message): "Redis at \(endpoint) is out of memory (\(message))"
+    case .refused(let message): "Redis at \(endpoint) refused a keystroke: \(message)"
+    case .unusable(let error): "cannot use Redis at \(endpoint): \(error)"
+    }
+  }
+
+  /// A full Redis is a temporary failure; a refusal an I/O error, as a write refused by a disk;
+  /// a server that cannot be used, as one that cannot be reached.
+  static func exitStatus(_ failure: PublishFailure) -> ExitStatus {
+    switch failure {
+    case .outOfMemory: .temporaryFailure
+    case .refused: .ioError
+    case .unusable: .unavailable
+    }
   }
 }
 
@@ -99,23 +135,5 @@ final class InputErrorOutput: Sendable {
         state.closed = true
       }
     }
-  }
-}
-
-/// Redis refusing keystrokes (a key of another type under the prefix, say): each distinct
-/// message once on standard error, and the run ends with a failure status.
-final class RefusalLog: Sendable {
-  private let log: Log
-  private let seen = Mutex(Set<String>())
-
-  init(log: Log) {
-    self.log = log
-  }
-
-  var count: Int { seen.withLock { $0.count } }
-
-  func record(_ message: String) {
-    let first = seen.withLock { $0.insert(message).inserted }
-    if first { log.error("Redis refused a keystroke: \(message)") }
   }
 }

@@ -6,10 +6,16 @@ import Synchronization
 
 /// Turns the connections' notices into at most one warning per outage and one per recovery.
 final class RedisNotices: Sendable {
+  private struct State {
+    /// Connections lost and not yet restored.
+    var down = 0
+    /// Whether a write waits for Redis to have room.
+    var full = false
+  }
+
   private let endpoint: RedisEndpoint
   private let log: Log
-  /// Connections lost and not yet restored.
-  private let down = Mutex(0)
+  private let state = Mutex(State())
 
   init(endpoint: RedisEndpoint, log: Log) {
     self.endpoint = endpoint
@@ -17,15 +23,23 @@ final class RedisNotices: Sendable {
   }
 
   func receive(_ notice: LinkNotice) {
-    let line = down.withLock { down -> String? in
+    let line = state.withLock { state -> String? in
       switch notice {
       case .lost(let error):
-        down += 1
-        return down == 1 ? "lost the connection to \(endpoint): \(error); reconnecting with backoff" : nil
+        state.down += 1
+        return state.down == 1 ? "lost the connection to \(endpoint): \(error); reconnecting with backoff" : nil
       case .restored:
-        guard down > 0 else { return nil }
-        down -= 1
-        return down == 0 ? "reconnected to \(endpoint)" : nil
+        guard state.down > 0 else { return nil }
+        state.down -= 1
+        return state.down == 0 ? "reconnected to \(endpoint)" : nil
+      case .outOfMemory(let message):
+        guard !state.full else { return nil }
+        state.full = true
+        return "Redis at \(endpoint) is out of memory (\(message)); its writes wait until it has room"
+      case .roomAgain:
+        guard state.full else { return nil }
+        state.full = false
+        return "Redis at \(endpoint) has room again"
       }
     }
     if let line { log.warning(line) }
@@ -34,10 +48,11 @@ final class RedisNotices: Sendable {
 
 extension ScaleOutError {
   /// The status a command ends with for this error: a conflict with the stored configuration is
-  /// a usage error, anything else means Redis cannot be used.
+  /// a usage error, a full Redis a temporary failure, anything else means Redis cannot be used.
   var exitStatus: ExitStatus {
     switch self {
     case .shardCountMismatch, .invalidPrefix, .foreignConfiguration: .usage
+    case .outOfMemory: .temporaryFailure
     case .unreachable: .unavailable
     }
   }

@@ -51,6 +51,9 @@ struct WorkerCommand {
     } catch let error as ScaleOutError {
       log.error(error.description)
       return error.exitStatus
+    } catch is CancellationError {
+      // Stopped before Redis answered at the start.
+      return stop.signal?.exitStatus ?? .interrupted
     } catch {
       log.error("\(error)")
       return .unavailable

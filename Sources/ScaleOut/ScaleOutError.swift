@@ -9,6 +9,10 @@ public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreachable(RedisEndpoint, RESPError)
   /// `--shards` differs from the count the prefix was created with.
   case shardCountMismatch(requested: Int, stored: Int, prefix: String)
+  /// The prefix's stored shard count changed under a running command: Redis lost its data
+  /// (`FLUSHALL`, a restart without persistence) and another command created the prefix again,
+  /// with `stored` shards, before one that runs with `running` stored its count back.
+  case shardCountChanged(stored: Int, running: Int, prefix: String)
   /// Redis refused to store anything: it is out of memory (`maxmemory` reached under the
   /// `noeviction` policy). A temporary failure: the same command can succeed once it has room.
   case outOfMemory(RedisEndpoint, String)
@@ -28,6 +32,9 @@ public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
     case .shardCountMismatch(let requested, let stored, let prefix):
       "--shards \(requested) differs from the \(stored) shards '\(prefix)' was created with; "
         + "use --shards \(stored), or another --redis-prefix"
+    case .shardCountChanged(let stored, let running, let prefix):
+      "'\(prefix):config' now says \(stored) shards, this command runs with \(running): Redis lost its data and "
+        + "another command created '\(prefix)' again; restart every command on it to use \(stored) shards"
     case .outOfMemory(let endpoint, let message):
       "Redis at \(endpoint) is out of memory (\(message)); free memory there or raise its maxmemory, then run this "
         + "again"

@@ -72,6 +72,60 @@ public enum ShardCount {
     }
   }
 
+  /// What ``confirm(_:keys:on:)`` found.
+  enum Confirmation: Equatable {
+    /// The prefix holds the count.
+    case kept
+    /// The configuration was gone (Redis flushed, or restarted without its data) and is stored
+    /// again with the count.
+    case restored
+  }
+
+  /// Checks that the prefix still holds `count` shards, the count a running command uses, and
+  /// stores it again when the configuration is gone: after `FLUSHALL` or a restart without data,
+  /// the next command must find the count the running ones use, not create the prefix anew.
+  ///
+  /// - Throws: ``ScaleOutError/shardCountChanged(stored:running:prefix:)`` when the prefix holds
+  ///   another count (another command created it again first); ``ScaleOutError`` for what
+  ///   ``settle(requested:keys:on:)`` refuses (out of memory: tried again later); `RESPError`
+  ///   when Redis fails.
+  static func confirm(_ count: Int, keys: ScaleOutKeys, on connection: RESPConnection) throws -> Confirmation {
+    let reply = try connection.readyCall(RESPCommand("HMGET", keys.configuration, "shards", "format"))
+    if let refusal = reply.errorMessage { throw refusalError(refusal, keys: keys, connection: connection) }
+    let fields = reply.array ?? []
+    if fields.count == 2, fields[0].isNull {
+      do {
+        _ = try settle(requested: count, keys: keys, on: connection)
+      } catch ScaleOutError.shardCountMismatch(_, let stored, _) {
+        throw ScaleOutError.shardCountChanged(stored: stored, running: count, prefix: keys.prefix)
+      }
+      return .restored
+    }
+    guard fields.count == 2, let stored = fields[0].integer, (1...Int64(maximum)).contains(stored) else {
+      throw ScaleOutError.foreignConfiguration(prefix: keys.prefix, reason: "no valid shards field")
+    }
+    guard Int(stored) == count else {
+      throw ScaleOutError.shardCountChanged(stored: Int(stored), running: count, prefix: keys.prefix)
+    }
+    return .kept
+  }
+
+  /// ``confirm(_:keys:on:)`` for a caller whose Redis failures are retried: a failure of Redis is
+  /// thrown, what the prefix holds is returned.
+  static func confirmation(_ count: Int, keys: ScaleOutKeys, on connection: RESPConnection) throws(RESPError)
+    -> Result<Confirmation, ScaleOutError>
+  {
+    do {
+      return .success(try confirm(count, keys: keys, on: connection))
+    } catch let error as RESPError {
+      throw error
+    } catch let error as ScaleOutError {
+      return .failure(error)
+    } catch {
+      return .failure(.foreignConfiguration(prefix: keys.prefix, reason: "\(error)"))
+    }
+  }
+
   /// The stored count, or nil when the prefix has not been used yet (nothing is written).
   public static func read(keys: ScaleOutKeys, on connection: RESPConnection) throws -> Int? {
     let reply = try connection.readyCall(RESPCommand("HGET", keys.configuration, "shards"))

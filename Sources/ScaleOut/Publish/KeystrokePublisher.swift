@@ -31,10 +31,13 @@ public final class KeystrokePublisher: Sendable {
   public static let queueLimit = 50_000
   /// Keystrokes sent in one round trip at most.
   static let batchLimit = 5_000
+  /// How often the stored shard count is checked (and stored again if Redis lost it).
+  static let confirmEvery = Duration.seconds(1)
 
   /// The shards of the deployment.
   public let shardCount: Int
   private let endpoint: RedisEndpoint
+  private let keys: ScaleOutKeys
   /// Each shard's keystroke stream, named once.
   private let streams: [String]
   private let options: RESPConnection.Options
@@ -52,6 +55,7 @@ public final class KeystrokePublisher: Sendable {
     notice: @escaping @Sendable (LinkNotice) -> Void, refused: @escaping @Sendable (String) -> Void
   ) throws {
     self.endpoint = endpoint
+    self.keys = keys
     self.shardCount = shardCount
     streams = (0..<shardCount).map { keys.keystrokes(shard: $0) }
     self.options = options
@@ -154,11 +158,34 @@ public final class KeystrokePublisher: Sendable {
       for action in actions { action() }
     }
     let clock = ContinuousClock()
+    var confirmed = clock.now
     while !stopSignal.isSignalled {
       let batch = state.withLock { $0.nextBatch(Self.batchLimit) }
       if batch.isEmpty {
         arrived.wait(timeout: .seconds(1), clock: clock, stop: stopSignal)
         continue
+      }
+      if confirmed.duration(to: clock.now) >= Self.confirmEvery {
+        // Redis may have lost its data since: the count is stored again, or, if another command
+        // stored another first, nothing more is sent to shards it no longer names.
+        let keys = self.keys
+        let count = shardCount
+        let found: Result<ShardCount.Confirmation, ScaleOutError>
+        do throws(LinkFailure) {
+          found = try link.perform { (connection: RESPConnection) throws(RESPError) in
+            try ShardCount.confirmation(count, keys: keys, on: connection)
+          }
+        } catch .fatal(let error), .exhausted(let error) {
+          failure = .unusable(error)
+          return
+        } catch {
+          return
+        }
+        if case .failure(let error) = found, !Self.isOutOfMemory(error) {
+          failure = .prefixChanged(error)
+          return
+        }
+        confirmed = clock.now
       }
       var request = RESPRequest()
       request.reserveCapacity(batch.count * 96)
@@ -187,6 +214,10 @@ public final class KeystrokePublisher: Sendable {
         return
       }
     }
+  }
+
+  private static func isOutOfMemory(_ error: ScaleOutError) -> Bool {
+    if case .outOfMemory = error { true } else { false }
   }
 
   private func append(_ keystroke: Keystroke, to request: inout RESPRequest) {

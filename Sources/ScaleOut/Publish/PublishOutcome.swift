@@ -54,6 +54,10 @@ public enum PublishFailure: Error, Sendable, Equatable, CustomStringConvertible 
   /// A failure no new connection fixes: the password refused after a restart, a reply of a type
   /// the command never answers.
   case unusable(RESPError)
+  /// The prefix no longer holds the shard count publishing uses
+  /// (``ScaleOutError/shardCountChanged(stored:running:prefix:)``): Redis lost its data and
+  /// another command created the prefix again.
+  case prefixChanged(ScaleOutError)
 
   /// The failure of a refused keystroke.
   static func refusal(_ message: String) -> PublishFailure {
@@ -66,6 +70,7 @@ public enum PublishFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case .outOfMemory(let message): "out of memory (\(message))"
     case .refused(let message): "refused a keystroke: \(message)"
     case .unusable(let error): "\(error)"
+    case .prefixChanged(let error): "\(error)"
     }
   }
 }

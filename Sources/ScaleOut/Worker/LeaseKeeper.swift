@@ -105,6 +105,8 @@ final class LeaseKeeper: Sendable {
     let replies = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
       try link.runScripts(calls, on: connection)
     }
+    try confirmShardCount(link: link)
+    guard !context.hasFailed else { return }
     let live = (replies.first?.array ?? []).compactMap(\.string)
     var owned = Set<Int>()
     for (holding, reply) in zip(held, replies.dropFirst()) {
@@ -130,6 +132,25 @@ final class LeaseKeeper: Sendable {
     }
     if round % settings.roundsPerTrim == settings.roundsPerTrim - 1 {
       try trim(link: link)
+    }
+  }
+
+  /// Keeps the shard count stored: after Redis lost its data, the next command on the prefix must
+  /// find the count the workers use. A count another command stored first ends the worker.
+  private func confirmShardCount(link: RedisLink) throws(LinkFailure) {
+    let keys = context.keys
+    let count = context.shardCount
+    let found = try link.perform(attempts: 1) {
+      (connection: RESPConnection) throws(RESPError) -> Result<ShardCount.Confirmation, ScaleOutError> in
+      try ShardCount.confirmation(count, keys: keys, on: connection)
+    }
+    switch found {
+    case .success(.kept): break
+    case .success(.restored): context.report(.restoredConfiguration(shards: count))
+    case .failure(.outOfMemory):
+      // It cannot be stored back now; the next round tries again.
+      break
+    case .failure(let error): context.fail(error)
     }
   }
 

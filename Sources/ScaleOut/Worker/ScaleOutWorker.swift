@@ -93,7 +93,7 @@ public final class ScaleOutWorker: Sendable {
     }
     running.cancel()
     let summary = await running.value
-    if let failure = context.failure.withLock({ $0 }) { throw ScaleOutError.unreachable(endpoint, failure) }
+    if let failure = context.failure.withLock({ $0 }) { throw failure }
     return summary
   }
 

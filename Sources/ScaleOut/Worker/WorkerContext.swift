@@ -15,7 +15,7 @@ final class WorkerContext: Sendable {
   let board: HoldingBoard
   /// The failure that ended the worker, if one did (credentials refused after a restart, a reply
   /// of the wrong type), whichever thread met it.
-  let failure = Mutex<RESPError?>(nil)
+  let failure = Mutex<ScaleOutError?>(nil)
 
   init(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, shardCount: Int, settings: WorkerSettings,
@@ -34,6 +34,12 @@ final class WorkerContext: Sendable {
   /// Records a failure no reconnection fixes (credentials refused after a restart, a reply of a
   /// type no command gives) and wakes the reader, which ends the worker.
   func fail(_ error: RESPError) {
+    fail(.unreachable(endpoint, error))
+  }
+
+  /// Records a failure that ends the worker (the shard count changed under it, say) and wakes the
+  /// reader.
+  func fail(_ error: ScaleOutError) {
     failure.withLock { failure in
       if failure == nil { failure = error }
     }

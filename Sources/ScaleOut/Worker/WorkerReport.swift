@@ -12,6 +12,9 @@ public enum WorkerReport: Sendable, Equatable, CustomStringConvertible {
   case fencedOut(shard: Int)
   /// Redis refused a commit for the shard with this error.
   case commitFailed(shard: Int, message: String)
+  /// The prefix's configuration was gone (Redis flushed, or restarted without its data) and the
+  /// worker stored it again with its shard count.
+  case restoredConfiguration(shards: Int)
   /// The keystroke stream of the shard was trimmed of this many entries, all acknowledged.
   case trimmed(shard: Int, count: Int)
 
@@ -23,6 +26,9 @@ public enum WorkerReport: Sendable, Equatable, CustomStringConvertible {
     case .lost(let shard): "[worker] lost shard \(shard): its lease ran out or was taken"
     case .fencedOut(let shard): "[worker] a commit for shard \(shard) was refused: the lease is no longer ours"
     case .commitFailed(let shard, let message): "[worker] a commit for shard \(shard) failed: \(message)"
+    case .restoredConfiguration(let shards):
+      "[worker] stored the configuration again with \(shards) shards: it was gone (Redis flushed, or restarted "
+        + "without its data)"
     case .trimmed(let shard, let count): "[worker] trimmed \(count) acknowledged keystrokes of shard \(shard)"
     }
   }

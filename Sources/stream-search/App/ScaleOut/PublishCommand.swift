@@ -96,6 +96,7 @@ struct PublishCommand {
     case .outOfMemory(let message): "Redis at \(endpoint) is out of memory (\(message))"
     case .refused(let message): "Redis at \(endpoint) refused a keystroke: \(message)"
     case .unusable(let error): "cannot use Redis at \(endpoint): \(error)"
+    case .prefixChanged(let error): error.description
     }
   }
 
@@ -106,6 +107,7 @@ struct PublishCommand {
     case .outOfMemory: .temporaryFailure
     case .refused: .ioError
     case .unusable: .unavailable
+    case .prefixChanged(let error): error.exitStatus
     }
   }
 }

@@ -51,7 +51,7 @@ extension ScaleOutError {
   /// a usage error, a full Redis a temporary failure, anything else means Redis cannot be used.
   var exitStatus: ExitStatus {
     switch self {
-    case .shardCountMismatch, .invalidPrefix, .foreignConfiguration: .usage
+    case .shardCountMismatch, .shardCountChanged, .invalidPrefix, .foreignConfiguration: .usage
     case .outOfMemory: .temporaryFailure
     case .unreachable: .unavailable
     }

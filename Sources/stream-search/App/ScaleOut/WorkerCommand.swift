@@ -36,7 +36,16 @@ struct WorkerCommand {
     let worker = ScaleOutWorker(
       endpoint: options.redis.endpoint, keys: options.redis.keys, requestedShards: options.redis.shards,
       settings: options.settings, notice: notices.receive,
-      report: { [log] report in if verbose { log.diagnostic(report.description) } })
+      report: { [log, keys = options.redis.keys] report in
+        if case .restoredConfiguration(let shards) = report {
+          // Said whatever the verbosity: the prefix was found empty under running workers.
+          log.warning(
+            "'\(keys.configuration)' was gone (Redis flushed, or restarted without its data): stored again with "
+              + "\(shards) shards")
+        } else if verbose {
+          log.diagnostic(report.description)
+        }
+      })
     var configuration = setup.configuration(log: log)
     if sharesAnswers {
       configuration.store = RedisStore(

@@ -47,7 +47,7 @@ import Testing
     // Connected (the shard count is settled before the input is read): now Redis goes.
     #expect(await waitForConfiguration(of: "t", on: server))
     server.kill()
-    writer.write(Data("one\ntwo\nthree\n".utf8))
+    try writer.write(contentsOf: Data("one\ntwo\nthree\n".utf8))
     try writer.close()
     #expect(await publisher.waitForError(within: Deployment.patience, containing: "lost the connection"))
     // The signal must come after the end of the input was read: the case where it was ignored.

@@ -1,6 +1,6 @@
 // `events`' engine: reads the shards' event streams in commit order (by stream id across shards),
-// drops repeats by their idempotency key, and with `follow` waits for more. Runs on the caller's
-// thread, blocking; every wait ends when the stop signal fires.
+// drops repeats by their idempotency key, says what it missed, and with `follow` waits for more.
+// Runs on the caller's thread, blocking; every wait ends when the stop signal fires.
 import RESP
 import Streams
 
@@ -17,29 +17,38 @@ import Streams
 /// - Finish: without `follow`, after the events that were there when reading started.
 /// - Failure: Redis unreachable at the start throws ``ScaleOutError/unreachable(_:_:)``; later
 ///   failures are reconnected with backoff (reported through `notice`), reading on from where it was.
+/// - Gaps: events trimmed before they were read (the reader fell behind the workers'
+///   `--events-kept`), and streams gone since they were read (Redis flushed, or restarted without
+///   its data), are told to `missed` (``EventGap``), and reading goes on.
 /// - Cancellation: returns when `stop` fires.
 public final class EventReader: Sendable {
   /// Keys remembered to drop repeats; repeats come within seconds of the original (a takeover),
   /// so the oldest are forgotten beyond this many.
   public static let rememberedKeys = 1_000_000
   private static let page = 1_000
+  /// How long a follower waiting for new events goes without looking at the streams themselves.
+  private static let lookAgain = Duration.seconds(5)
 
   private let endpoint: RedisEndpoint
   private let keys: ScaleOutKeys
   private let options: RESPConnection.Options
   private let stop: CancellationSignal?
   private let notice: @Sendable (LinkNotice) -> Void
+  private let missed: @Sendable ([EventGap]) -> Void
 
-  /// A reader of the deployment under `keys`.
+  /// A reader of the deployment under `keys`; `missed` is told, for each page read, what this
+  /// reader missed in the shards read (see ``EventGap``).
   public init(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, options: RESPConnection.Options = RESPConnection.Options(),
-    stop: CancellationSignal?, notice: @escaping @Sendable (LinkNotice) -> Void = { _ in }
+    stop: CancellationSignal?, notice: @escaping @Sendable (LinkNotice) -> Void = { _ in },
+    missed: @escaping @Sendable ([EventGap]) -> Void = { _ in }
   ) {
     self.endpoint = endpoint
     self.keys = keys
     self.options = options
     self.stop = stop
     self.notice = notice
+    self.missed = missed
   }
 
   /// Delivers the events (of `session` only, when given); see ``EventReader``.
@@ -73,17 +82,31 @@ public final class EventReader: Sendable {
       }
       let count = shardCount ?? 1
       let shards = session.map { [ShardHash.shard(of: $0, shardCount: count)] } ?? Array(0..<count)
-      var cursors = Dictionary(uniqueKeysWithValues: shards.map { ($0, "0-0") })
+      var cursors = Dictionary(uniqueKeysWithValues: shards.map { ($0, ShardCursor()) })
       let ends = try lastIDs(of: shards, link: link)
       guard
-        try readHistory(
-          shards: shards, until: ends, cursors: &cursors, session: session, seen: &seen, link: link, deliver: deliver)
+        try readPages(
+          shards, until: ends, cursors: &cursors, session: session, seen: &seen, link: link, deliver: deliver) != nil
       else { return }
       guard follow else { return }
+      let clock = ContinuousClock()
+      var lookedAt = clock.now
+      var connection = link.connectionNumber
       while !(stop?.isSignalled ?? false) {
         guard
-          try readNew(shards: shards, cursors: &cursors, session: session, seen: &seen, link: link, deliver: deliver)
+          let read = try readPages(
+            shards, until: nil, cursors: &cursors, session: session, seen: &seen, link: link, deliver: deliver)
         else { return }
+        lookedAt = clock.now
+        guard read == 0 else { continue }
+        // Nothing new: wait for it. The streams are looked at again when something comes, after
+        // a reconnection (a restarted Redis may have lost them), and every few seconds (a flushed
+        // one may have).
+        repeat {
+          if try waitForNew(shards, after: cursors, link: link) { break }
+        } while link.connectionNumber == connection && lookedAt.duration(to: clock.now) < Self.lookAgain
+          && !(stop?.isSignalled ?? false)
+        connection = link.connectionNumber
       }
     } catch .stopped {
       return
@@ -105,70 +128,69 @@ public final class EventReader: Sendable {
     return ends
   }
 
-  /// Merges the shards' streams up to `ends`, a page per shard at a time; false when `deliver`
-  /// asked to stop.
-  private func readHistory(
-    shards: [Int], until ends: [Int: String], cursors: inout [Int: String], session: String?,
+  /// Merges the shards' streams after their cursors (up to `ends`, else to the newest entry), a
+  /// page per shard at a time, and says what the reader missed; how many entries were read, or
+  /// nil when `deliver` asked to stop.
+  private func readPages(
+    _ shards: [Int], until ends: [Int: String]?, cursors: inout [Int: ShardCursor], session: String?,
     seen: inout RecentKeys, link: RedisLink, deliver: (StoredEvent) -> Bool
-  ) throws(LinkFailure) -> Bool {
-    var pages: [Int: [StoredEvent]] = [:]
-    var exhausted = Set(shards.filter { ends[$0] == nil })
+  ) throws(LinkFailure) -> Int? {
+    var pages: [Int: ArraySlice<StoredEvent>] = [:]
+    // Every shard is read at least once, even one empty when reading began: its account of itself
+    // is where this reader's position in it starts.
+    var exhausted = Set<Int>()
+    var read = 0
     while true {
       let needing = shards.filter { !exhausted.contains($0) && (pages[$0]?.isEmpty ?? true) }
       if !needing.isEmpty {
         let keys = self.keys
-        let starts = needing.map { cursors[$0] == "0-0" ? "-" : "(" + (cursors[$0] ?? "0-0") }
-        let replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-          try connection.readyPipeline(
-            zip(needing, starts).map { shard, start in
-              RESPCommand("XRANGE", keys.events(shard: shard), start, ends[shard] ?? "+", "COUNT", Self.page)
-            })
+        let positions = cursors
+        let fetched = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: EventPages.Page] in
+          try EventPages.read(
+            needing, cursors: positions, ends: ends ?? [:], count: Self.page, keys: keys, on: connection)
         }
-        for (shard, reply) in zip(needing, replies) {
-          let entries = Self.events(in: reply, shard: shard)
-          if entries.count < Self.page { exhausted.insert(shard) }
-          if let last = entries.last { cursors[shard] = last.id }
-          pages[shard] = entries
+        var gaps: [EventGap] = []
+        for shard in needing {
+          let page = fetched[shard] ?? EventPages.Page(entries: [], info: nil)
+          let (cursor, gap, readAgain) = EventPages.account(
+            cursors[shard] ?? ShardCursor(), info: page.info, shard: shard)
+          cursors[shard] = cursor
+          if let gap { gaps.append(gap) }
+          // Read from a stream that is not the one the position was in: read again from its start.
+          if readAgain { continue }
+          if page.entries.count < Self.page { exhausted.insert(shard) }
+          if let last = page.entries.last?.array?.first?.string {
+            cursors[shard] = EventPages.advanced(cursor, by: page.entries.count, to: last)
+          }
+          read += page.entries.count
+          pages[shard] = ArraySlice(Self.events(in: page.entries, shard: shard))
         }
+        if !gaps.isEmpty { missed(gaps) }
       }
       // The smallest head among the shards: commit order.
       let heads = shards.compactMap { shard in pages[shard]?.first.map { (shard, $0) } }
       guard let next = heads.min(by: { $0.1.order < $1.1.order }) else {
-        for shard in shards where cursors[shard] == "0-0" { cursors[shard] = ends[shard] ?? "0-0" }
-        return true
+        if shards.allSatisfy(exhausted.contains) { return read }
+        continue
       }
       pages[next.0]?.removeFirst()
-      if !offer(next.1, session: session, seen: &seen, deliver: deliver) { return false }
+      if !offer(next.1, session: session, seen: &seen, deliver: deliver) { return nil }
     }
   }
 
-  /// Waits (at most a second) for events after the cursors and delivers them; false when
-  /// `deliver` asked to stop.
-  private func readNew(
-    shards: [Int], cursors: inout [Int: String], session: String?, seen: inout RecentKeys, link: RedisLink,
-    deliver: (StoredEvent) -> Bool
-  ) throws(LinkFailure) -> Bool {
-    var arguments: [any RESPArgument] = ["COUNT", Self.page, "BLOCK", 1_000, "STREAMS"]
+  /// Waits (at most a second) for an entry after the cursors; true when one came.
+  private func waitForNew(_ shards: [Int], after cursors: [Int: ShardCursor], link: RedisLink) throws(LinkFailure)
+    -> Bool
+  {
+    var arguments: [any RESPArgument] = ["COUNT", 1, "BLOCK", 1_000, "STREAMS"]
     arguments += shards.map { keys.events(shard: $0) } as [any RESPArgument]
-    arguments += shards.map { cursors[$0] ?? "0-0" } as [any RESPArgument]
+    arguments += shards.map { cursors[$0]?.id ?? "0-0" } as [any RESPArgument]
     let command = RESPCommand("XREAD", arguments: arguments)
     let timeout = options.replyTimeout + .seconds(1)
     let reply = try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
       try connection.readyCall(command, timeout: timeout)
     }
-    var fresh: [StoredEvent] = []
-    for stream in reply.array ?? [] {
-      guard let parts = stream.array, parts.count == 2, let name = parts[0].string,
-        let shard = shards.first(where: { keys.events(shard: $0) == name })
-      else { continue }
-      let entries = Self.events(in: parts[1], shard: shard)
-      if let last = entries.last { cursors[shard] = last.id }
-      fresh += entries
-    }
-    for event in fresh.sorted(by: { $0.order < $1.order }) {
-      if !offer(event, session: session, seen: &seen, deliver: deliver) { return false }
-    }
-    return true
+    return !reply.isNull
   }
 
   private func offer(_ event: StoredEvent, session: String?, seen: inout RecentKeys, deliver: (StoredEvent) -> Bool)
@@ -179,8 +201,8 @@ public final class EventReader: Sendable {
     return deliver(event)
   }
 
-  private static func events(in reply: RESPValue, shard: Int) -> [StoredEvent] {
-    (reply.array ?? []).compactMap { entry in
+  private static func events(in entries: [RESPValue], shard: Int) -> [StoredEvent] {
+    entries.compactMap { entry in
       guard let parts = entry.array, parts.count == 2, let id = parts[0].string else { return nil }
       var fields: [String: [UInt8]] = [:]
       let flat = parts[1].array ?? []

@@ -21,8 +21,10 @@ struct EventsCommand {
 
   func run() async -> ExitStatus {
     let notices = RedisNotices(endpoint: options.redis.endpoint, log: log)
+    let log = self.log
     let reader = EventReader(
-      endpoint: options.redis.endpoint, keys: options.redis.keys, stop: stop.wakeUp, notice: notices.receive)
+      endpoint: options.redis.endpoint, keys: options.redis.keys, stop: stop.wakeUp, notice: notices.receive,
+      missed: { gaps in for line in Self.describe(gaps) { log.warning(line) } })
     let options = self.options
     let writer = self.writer
     let ending = await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
@@ -63,5 +65,37 @@ struct EventsCommand {
       log.error(error.description)
       return error.exitStatus
     }
+  }
+
+  /// What the reader missed, in at most two lines: the events trimmed before they were read (how
+  /// many, of which shards), and the shards whose history is gone.
+  static func describe(_ gaps: [EventGap]) -> [String] {
+    var counted: [(shard: Int, count: Int)] = []
+    var uncounted: [Int] = []
+    var lost: [Int] = []
+    for gap in gaps {
+      switch gap {
+      case .trimmed(let shard, let count?): counted.append((shard, count))
+      case .trimmed(let shard, nil): uncounted.append(shard)
+      case .historyLost(let shard): lost.append(shard)
+      }
+    }
+    var lines: [String] = []
+    if !counted.isEmpty || !uncounted.isEmpty {
+      let total = counted.map(\.count).reduce(0, +)
+      var parts = counted.map { "\($0.count) of shard \($0.shard)" }
+      parts += uncounted.map { "some of shard \($0) (Redis before 7.0 does not count them)" }
+      let what = uncounted.isEmpty ? "\(total) event\(total == 1 ? "" : "s")" : "events"
+      lines.append(
+        "missed \(what) trimmed before they were read: \(parts.joined(separator: ", ")) "
+          + "(the workers keep about --events-kept events per shard)")
+    }
+    if !lost.isEmpty {
+      let shards = lost.map(String.init).joined(separator: ", ")
+      lines.append(
+        "the events of shard\(lost.count == 1 ? "" : "s") \(shards) are gone (Redis was flushed, or restarted "
+          + "without its data): those committed after the last one read cannot be read; reading on")
+    }
+    return lines
   }
 }

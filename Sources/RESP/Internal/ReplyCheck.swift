@@ -12,16 +12,22 @@ struct ReplyExpectation: Sendable {
     case discard
   }
 
+  /// The command's name as the caller wrote it.
+  let name: String
   /// The command's name (and subcommand) as messages show it.
   let command: String
   let kinds: RESPReplyKinds
   let role: Role
+  /// Whether the reply depends on the first argument (a container command's subcommand).
+  let dependsOnArguments: Bool
 
   /// The expectation of command `name`; `firstArgument` is asked for only by container commands.
   init(name: String, firstArgument: () -> [UInt8]?) {
     // Callers write names in upper case: the common case costs no conversion.
     let upper = RESPReplyKinds.isKnown(name) ? name : name.uppercased()
-    let subcommand = RESPReplyKinds.containers.contains(upper) ? firstArgument() : nil
+    self.name = name
+    dependsOnArguments = RESPReplyKinds.containers.contains(upper)
+    let subcommand = dependsOnArguments ? firstArgument() : nil
     command = subcommand.map { "\(upper) \(String(decoding: $0, as: UTF8.self).uppercased())" } ?? upper
     kinds = RESPReplyKinds.expected(name: upper, subcommand: subcommand)
     role =

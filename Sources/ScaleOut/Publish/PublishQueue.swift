@@ -45,9 +45,10 @@ struct PublishQueue {
     return !senderEnded
   }
 
-  /// The next keystrokes to send, oldest first, at most `count`.
-  func nextBatch(_ count: Int) -> ArraySlice<PendingKeystroke> {
-    queue[head..<min(queue.count, head + count)]
+  /// The next keystrokes to send, oldest first, at most `count`: a copy, so that the queue's
+  /// storage stays unshared and keeps growing in place while they are on their way.
+  func nextBatch(_ count: Int) -> [PendingKeystroke] {
+    Array(queue[head..<min(queue.count, head + count)])
   }
 
   /// Parks a waiter for room; false when there is room (or the sender ended) and it should go on.

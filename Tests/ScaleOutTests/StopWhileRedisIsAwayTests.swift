@@ -4,6 +4,7 @@
 // stored; it never waits for a reply timeout, let alone for ever.
 import Foundation
 import RESP
+import Synchronization
 import TestSupport
 import Testing
 
@@ -15,14 +16,22 @@ import Testing
   /// "no answer within 5.0 seconds".)
   @Test(arguments: ["publish", "worker", "events"])
   func aServerThatNeverAnswersHoldsNoCommandPastAStop(command: String) async throws {
-    let server = try FakeRedisServer { _ in .silence }
+    // The signal is sent by the server's own thread the moment the command arrives: a test task
+    // that a loaded machine runs seconds late must not turn this into a race with the timeout.
+    let target = Mutex<ToolProcess?>(nil)
+    let server = try FakeRedisServer { _ in
+      target.withLock { $0 }?.signal(SIGINT)
+      return .silence
+    }
     defer { server.stop() }
     let catalog = SharedFixtures.projectFolder("interactive-catalog.json").path
     let extra = command == "worker" ? ["--catalog", catalog] : []
     let process = try ToolProcess(
       toolBinary(), arguments: [command, "--redis", server.url] + extra, input: Data("love\n".utf8))
     defer { process.stop() }
-    // The command has sent its first request: it is waiting for the answer.
+    target.withLock { $0 = process }
+    // Sent here too, should the command have come before the process was known (a second
+    // signal changes nothing).
     #expect(await server.waitForCommand(within: Deployment.patience) { _ in true })
     process.signal(SIGINT)
     let exit = await process.waitForExit(within: Deployment.patience)

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// RESPReplyKinds.expected(for: RESPCommand("XADD", "k", "*", "f", "v").arguments)  // [.bulkString, .null]
-/// RESPReplyKinds.expected(for: RESPCommand("EVALSHA", sha, 0).arguments)           // .any
+/// RESPReplyKinds.expected(for: RESPCommand("EVALSHA", "f00d", 0).arguments)        // .any
 /// ```
 ///
 /// An error reply (`-ERR …`) is a valid answer to every command and is never refused. Commands

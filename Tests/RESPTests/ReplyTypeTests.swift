@@ -95,6 +95,8 @@ import Testing
   @Test func theTableNamesWhatEachCommandAnswers() {
     #expect(RESPReplyKinds.expected(for: RESPCommand("xadd", "k", "*", "f", "v").arguments) == [.bulkString, .null])
     #expect(RESPReplyKinds.expected(for: RESPCommand("XGROUP", "create", "k", "g", "0").arguments) == .simpleString)
+    #expect(RESPReplyKinds.expected(for: RESPCommand("XADD", "k", "*", "f", "v").arguments) == [.bulkString, .null])
+    #expect(RESPReplyKinds.expected(for: RESPCommand("EVALSHA", "f00d", 0).arguments) == .any)
     #expect(RESPReplyKinds.expected(for: RESPCommand("NOSUCHCOMMAND").arguments) == .any)
     #expect(RESPReplyKinds([.bulkString, .null]).description == "a bulk string or null")
   }

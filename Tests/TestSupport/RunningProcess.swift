@@ -95,16 +95,7 @@ public final class RunningProcess: Sendable {
   /// one does (or stdout ends), and `false` once `bound` has passed without one, for a test that
   /// must fail rather than hang when the line never comes.
   public func waitForLine(containing fragment: String, within bound: Duration) async -> Bool {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let once = ResumeOnce(continuation)
-      let nanoseconds =
-        Int(bound.components.seconds) * 1_000_000_000 + Int(bound.components.attoseconds / 1_000_000_000)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { once.resume() }
-      Task {
-        await self.waitForLine(containing: fragment)
-        once.resume()
-      }
-    }
+    _ = await resultOf({ await self.waitForLine(containing: fragment) }, within: bound)
     return lines.contains { $0.contains(fragment) }
   }
 
@@ -160,19 +151,5 @@ public final class RunningProcess: Sendable {
       return waiters
     }
     for (_, continuation) in all { continuation.resume() }
-  }
-}
-
-/// A continuation resumed by whichever of several callers comes first; the others do nothing.
-private final class ResumeOnce: Sendable {
-  private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-
-  init(_ continuation: CheckedContinuation<Void, Never>) {
-    self.continuation = Mutex(continuation)
-  }
-
-  /// Resumes the continuation, after the lock is released, the first time only.
-  func resume() {
-    continuation.withLock { $0.take() }?.resume()
   }
 }

@@ -32,6 +32,9 @@ struct FetchedAnswer: Sendable {
 struct BodyTooLarge: Error, Sendable, Hashable {
   /// The cap, in bytes.
   var limit: Int
+  /// The length the answer's Content-Length announced when that alone was over the cap (the
+  /// body then refused before any of it was read); nil when counting the body crossed the cap.
+  var announced: Int64?
 }
 
 /// A redirect the fetcher does not follow (see `RedirectPolicy`).

@@ -27,7 +27,9 @@ enum ITunesFailure {
     case is CancellationError, is SearchError:
       return error
     case let tooLarge as BodyTooLarge:
-      return SearchError.decoding("body over \(describe(bytes: tooLarge.limit))")
+      let cap = "body over \(describe(bytes: tooLarge.limit))"
+      guard let announced = tooLarge.announced else { return SearchError.decoding(cap) }
+      return SearchError.decoding("\(cap): Content-Length announces \(announced) bytes, refused unread")
     case let refused as RedirectRefused:
       return SearchError.redirect(refused.reason)
     case let urlError as URLError:

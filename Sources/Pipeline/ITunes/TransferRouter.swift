@@ -56,8 +56,8 @@ final class TransferRouter: NSObject, URLSessionDataDelegate, Sendable {
   }
 
   /// Answers `BodyTooLarge` at once, then aborts the transfer.
-  private func failTooLarge(_ task: URLSessionTask) {
-    if end(task.taskIdentifier, throwing: BodyTooLarge(limit: maxBodyBytes)) {
+  private func failTooLarge(_ task: URLSessionTask, announced: Int64? = nil) {
+    if end(task.taskIdentifier, throwing: BodyTooLarge(limit: maxBodyBytes, announced: announced)) {
       Self.cancelInBackground(task)
     }
   }
@@ -71,7 +71,9 @@ final class TransferRouter: NSObject, URLSessionDataDelegate, Sendable {
     // Content-Encoding it is the encoded length, so the decoded bytes are counted as well.
     let expected = response.expectedContentLength
     if expected > Int64(maxBodyBytes) {
-      failTooLarge(dataTask)
+      // Refused on the headers alone: the caller is answered before any of the body is read,
+      // however slowly the abort then reaches the transfer.
+      failTooLarge(dataTask, announced: expected)
     } else {
       let status = (response as? HTTPURLResponse)?.statusCode
       transfers.withLock { transfers in

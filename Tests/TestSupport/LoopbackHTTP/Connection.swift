@@ -66,6 +66,18 @@ struct Connection {
     case .oversized(let bytes, let chunked):
       let status = reply.status
       return sendOversized(bytes: bytes, chunked: chunked, status: status, headers: reply.headers, index: index)
+    case .endlessBody(let chunk, let interval):
+      return sendOversized(
+        bytes: .max, chunked: true, status: reply.status, headers: reply.headers, index: index,
+        pace: (max(chunk, 1), interval))
+    case .announcedBody(let length, let sending):
+      let headers = [HTTPHeader("Content-Type", "application/json")] + reply.headers
+      let body = Array(#"{"resultCount":0,"results":["#.utf8.prefix(max(0, min(sending, length))))
+      let head = Self.head(status: reply.status, headers: headers, length: length)
+      let outcome = Socket.sendAll(fd, head + body, wakeFD: wakeFD)
+      guard outcome == .ready else { return outcome }
+      log.recordBodyBytesSent(body.count, ofRequest: index)
+      return hold(until: nil)
     case .gzipBomb(let inflatedBytes):
       let body = GzipBomb.body(inflatingTo: inflatedBytes)
       let headers = [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Content-Encoding", "gzip")]
@@ -109,11 +121,12 @@ struct Connection {
     return .ready
   }
 
-  /// A valid JSON body of `bytes` bytes, in pieces so the server never holds it whole; logs how
-  /// many of its bytes were sent.
-  private func sendOversized(bytes: Int, chunked: Bool, status: Int, headers: [HTTPHeader], index: Int)
-    -> WaitOutcome
-  {
+  /// A valid JSON body of `bytes` bytes, in pieces so the server never holds it whole (with
+  /// `pace`, pieces of `chunk` bytes, `every` apart); logs how many of its bytes were sent.
+  private func sendOversized(
+    bytes: Int, chunked: Bool, status: Int, headers: [HTTPHeader], index: Int,
+    pace: (chunk: Int, every: Duration)? = nil
+  ) -> WaitOutcome {
     let prefix = Array(#"{"resultCount":0,"results":[],"padding":""#.utf8)
     let suffix = Array(#""}"#.utf8)
     let total = max(bytes, prefix.count + suffix.count)
@@ -129,7 +142,7 @@ struct Connection {
     var pieces: [[UInt8]] = [prefix]
     while outcome == .ready && (!pieces.isEmpty || padding > 0) {
       if pieces.isEmpty {
-        let size = min(padding, 64 * 1024)
+        let size = min(padding, pace?.chunk ?? 64 * 1024)
         padding -= size
         pieces =
           padding == 0
@@ -140,6 +153,10 @@ struct Connection {
       let framed = chunked ? Array("\(String(piece.count, radix: 16))\r\n".utf8) + piece + Array("\r\n".utf8) : piece
       outcome = Socket.sendAll(fd, framed, wakeFD: wakeFD)
       if outcome == .ready { sent += piece.count }
+      if outcome == .ready, let pace, pace.every > .zero {
+        outcome = hold(until: .now + pace.every)
+        if outcome == .deadline { outcome = .ready }
+      }
     }
     if outcome == .ready && chunked { outcome = Socket.sendAll(fd, Array("0\r\n\r\n".utf8), wakeFD: wakeFD) }
     return outcome

@@ -40,6 +40,15 @@ public enum Fault: Sendable, Hashable {
   /// Content-Length, or chunked (no length announced, so only counting can catch it). The log
   /// records how much of it was sent (`ReceivedRequest.bodyBytesSent`).
   case oversized(bytes: Int, chunked: Bool = false)
+  /// Answer the reply's status and headers with a chunked body that never ends, `chunk` bytes
+  /// at a time and `every` between two (zero: as fast as the client reads), until the client
+  /// closes or the server stops: "the client stopped early" is then observable on any machine.
+  /// The log records how much of it was sent.
+  case endlessBody(chunk: Int = 64 * 1024, every: Duration = .zero)
+  /// Announce `length` bytes in Content-Length, send only the first `sending` of them, then hold
+  /// the connection, sending nothing more, until the client closes or the server stops. The log
+  /// records the bytes sent.
+  case announcedBody(length: Int, sending: Int)
   /// Answer 200 with `Content-Encoding: gzip` and a body of about `inflatedBytes` / 1,032 bytes
   /// that inflates to `inflatedBytes` zero bytes (a decompression bomb, see `GzipBomb`).
   case gzipBomb(inflatedBytes: Int)

@@ -1,0 +1,32 @@
+// A wait with a real-time bound, for a test that must fail rather than hang when what it waits
+// for never happens. The bound is a generous "eventually", never a measure of how fast the machine
+// is: what must happen "at once" is shown by an event, not by a short bound.
+import Dispatch
+import Synchronization
+
+/// The result of `wait` as soon as it comes, or nil once `bound` of real time has passed without
+/// it. The wait is not cancelled then: it goes on in the background until it ends by itself (a
+/// server's waits end when it stops, a child's when it exits).
+public func resultOf<T: Sendable>(_ wait: @escaping @Sendable () async -> T, within bound: Duration) async -> T? {
+  await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+    let once = ResumeOnce(continuation)
+    let nanoseconds =
+      Int(bound.components.seconds) * 1_000_000_000 + Int(bound.components.attoseconds / 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { once.resume(returning: nil) }
+    Task { once.resume(returning: await wait()) }
+  }
+}
+
+/// A continuation resumed by whichever of several callers comes first; the others do nothing.
+private final class ResumeOnce<T: Sendable>: Sendable {
+  private let continuation: Mutex<CheckedContinuation<T, Never>?>
+
+  init(_ continuation: CheckedContinuation<T, Never>) {
+    self.continuation = Mutex(continuation)
+  }
+
+  /// Resumes the continuation, after the lock is released, the first time only.
+  func resume(returning value: T) {
+    continuation.withLock { $0.take() }?.resume(returning: value)
+  }
+}

@@ -6,7 +6,10 @@ import StreamsTesting
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct LoadTests {
+// The limit catches a hang only: 10,000 answers of 20 ms each, 20 at a time, take 10 s of real
+// time at the least, and several times that on a machine busy with other work; no verdict here
+// depends on how long they take.
+@Suite(.timeLimit(.minutes(10))) struct LoadTests {
   static let sessions = 200
   static let searchesPerSession = 50
 
@@ -82,7 +85,6 @@ import Testing
       #expect(summary.counts["requests"] == server.requests.count)
       #expect(summary.counts["input_lines"] == keys.count)
       #expect(await server.waitForOpenConnections(atMost: 0) == 0)
-      print("LoadTests: \(expectedSearches) searches, \(server.requests.count) requests, VmHWM \(peakKilobytes) kB")
     }
   }
 }

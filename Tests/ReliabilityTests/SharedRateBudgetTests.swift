@@ -158,8 +158,11 @@ import Testing
     let directory = try freshDirectory()
     // The first process's request stays in flight until the second process says it waits (or its
     // own request arrives, as it would if the budget let it through): however loaded the machine,
-    // the second process finds the budget's one permit held.
-    let gate = AnswerGate()
+    // and however long the second takes to start, the second process finds the budget's one
+    // permit held. Neither the gate's bound nor the first's --timeout can end the hold first: the
+    // test releases it (the bound only keeps a broken test from holding the server for ever).
+    let gate = AnswerGate(bound: .seconds(600))
+    defer { gate.open() }
     let handler: LoopbackHTTPServer.Handler = { request in
       let term = request.value(of: "term") ?? ""
       if term == "first" { gate.pass() } else { gate.open() }
@@ -168,7 +171,8 @@ import Testing
     }
     try await withStandIn(handler) { server in
       let rate = ["--rate-limit", "1/3s"]
-      let first = try RunningProcess(try toolBinary(), arguments: diskArguments(server, directory, rate))
+      let first = try RunningProcess(
+        try toolBinary(), arguments: diskArguments(server, directory, rate + ["--timeout", "1h"]))
       first.write("first\n")
       first.closeInput()
       _ = await server.waitForRequests(count: 1)

@@ -41,7 +41,9 @@ public struct SearchPipeline<C: Clock>: Sendable where C.Duration == Duration {
     self.configuration = configuration
     self.clock = clock
     repository = SearchRepository(source: source, configuration: configuration, clock: clock)
-    emitter = EventEmitter(clock: clock, sink: sink)
+    // Observers hear of a search's life from the events themselves, after the sink: the emitter
+    // calls it with no lock held, one event at a time, in seq order.
+    emitter = EventEmitter(clock: clock, sink: Observers(configuration.observers).wrapping(sink))
   }
 
   /// Runs the pipeline over `inputs` until they finish and every search has ended, or until

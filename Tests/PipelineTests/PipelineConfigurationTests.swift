@@ -1,5 +1,5 @@
-// PipelineConfiguration's equality: every setting counts, the disk tier by identity, the log not
-// at all; and a setting added without being compared fails here instead of going unnoticed.
+// PipelineConfiguration's equality: every setting counts, the disk tier by identity, the log and
+// the observers not at all; and a setting added without being compared fails here instead of going unnoticed.
 import Foundation
 import Pipeline
 import Streams
@@ -11,7 +11,7 @@ import Testing
     SQLiteStore.open(directory: "/dev/null/no-directory") { _ in }
   }
 
-  /// One change to each setting but `log`.
+  /// One change to each setting but `log` and `observers`.
   static let changes: [@Sendable (inout PipelineConfiguration) -> Void] = [
     { $0.categories = [.music] },
     { $0.debounce = .zero },
@@ -32,9 +32,10 @@ import Testing
   ]
 
   @Test func everySettingButTheLogIsCompared() {
-    // `log` is the one setting `==` leaves out; every other stored property has a change above.
+    // `log` and `observers` are the settings `==` leaves out; every other stored property has a
+    // change above.
     #expect(
-      Mirror(reflecting: PipelineConfiguration()).children.count == Self.changes.count + 1,
+      Mirror(reflecting: PipelineConfiguration()).children.count == Self.changes.count + 2,
       "a setting was added to PipelineConfiguration: compare it in == and add a change here")
     for (index, change) in Self.changes.enumerated() {
       var changed = PipelineConfiguration()
@@ -51,6 +52,7 @@ import Testing
     first.store = store
     second.store = store
     second.log = { _ in }
+    second.observers = [ClosureObserver { _ in }]
     #expect(first == second)
     second.store = Self.offStore()
     #expect(first != second)

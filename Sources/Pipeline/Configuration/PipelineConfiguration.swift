@@ -43,14 +43,17 @@ public struct PipelineConfiguration: Sendable {
   public var sessionIdleTimeout: Duration = .seconds(600)
   /// Receives diagnostics such as `[network] fetching "taylor" (music)`; nil discards them.
   public var log: (@Sendable (PipelineLogMessage) -> Void)?
+  /// Told what happens (a request sent, a search's start and end, a session forgotten), for code
+  /// that reacts: metrics, a request counter. Empty by default; see ``PipelineObserver``.
+  public var observers: [any PipelineObserver] = []
 
   /// The defaults: music, movies and podcasts, 300 ms debounce, 25 items, US, 10 s timeout.
   public init() {}
 }
 
 extension PipelineConfiguration: Equatable {
-  /// True when every setting is the same: ``store`` must be the same object; ``log``, a closure,
-  /// is not compared, so configurations that differ only in where diagnostics go are equal.
+  /// True when every setting is the same: ``store`` must be the same object; ``log`` and
+  /// ``observers`` are not compared, so configurations that differ only in who listens are equal.
   /// Lets a program (the command line's parser, its tests) check a configuration it built.
   public static func == (lhs: Self, rhs: Self) -> Bool {
     // A setting added to the type must be added here; PipelineConfigurationTests counts them.

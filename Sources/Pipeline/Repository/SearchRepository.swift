@@ -108,6 +108,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
 
   let source: any SearchSource
   private let configuration: PipelineConfiguration
+  private let observers: Observers
   private let cache: AsyncCache<Key, Loaded, C>?
   private let limiter: (any RatePermits<C.Instant>)?
   private let shared: SharedTier?
@@ -129,6 +130,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     sourceIsRemote = source.isRemote
     keySettingsHash = Key.settingsHash(limit: configuration.limit, country: configuration.country, source: source.name)
     self.configuration = configuration
+    observers = Observers(configuration.observers)
     self.clock = clock
     cache =
       configuration.cacheCapacity > 0
@@ -212,7 +214,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     switch result {
     case .success(let answer):
       switch answer.origin {
-      case .cached: log { .cacheHit(term: term.text, category: scope.name) }
+      case .cached: cacheHit(term: term, scope: scope)
       case .joined: log { .joined(term: term.text, category: scope.name) }
       case .loaded: break
       }
@@ -271,7 +273,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
 
   /// The answer the cache gave at once, logged when it was a hit.
   private func hit(_ answer: CacheAnswer<Loaded>, term: SearchTerm, scope: Scope) -> Answer {
-    if answer.origin == .cached { log { .cacheHit(term: term.text, category: scope.name) } }
+    if answer.origin == .cached { cacheHit(term: term, scope: scope) }
     return Answer(items: answer.value.items, origin: answer.origin, fromDisk: answer.value.fromDisk)
   }
 
@@ -298,9 +300,16 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
     return (Loaded(items: items), clock.now)
   }
 
-  /// Counts and logs one request sent to the source.
+  /// Logs and observes a category answered from the memory cache.
+  private func cacheHit(term: SearchTerm, scope: Scope) {
+    observers.tell { .cacheHit(term: term.text, category: scope.name) }
+    log { .cacheHit(term: term.text, category: scope.name) }
+  }
+
+  /// Counts, observes and logs one request sent to the source.
   private func countRequest(term: SearchTerm, scope: Scope) {
     requestCount.withLock { $0 += 1 }
+    observers.tell { .requestSent(term: term.text, category: scope.name, source: sourceName, remote: sourceIsRemote) }
     log {
       sourceIsRemote
         ? .fetching(term: term.text, category: scope.name)

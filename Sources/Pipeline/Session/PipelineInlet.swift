@@ -41,12 +41,14 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
 
   private let state: Mutex<State>
   private let configuration: PipelineConfiguration
+  private let observers: Observers
   private let session: SessionPipeline<C>
   private let emitter: EventEmitter<C>
   private let clock: C
 
   init(configuration: PipelineConfiguration, session: SessionPipeline<C>, emitter: EventEmitter<C>, clock: C) {
     self.configuration = configuration
+    observers = Observers(configuration.observers)
     self.session = session
     self.emitter = emitter
     self.clock = clock
@@ -77,6 +79,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
         state.sweepScheduled = true
         return (route.input, true)
       }
+      observers.tell { .keystroke(session: keystroke.session) }
       guard let route else { return }
       if route.sweep { scheduleSweep() }
       // The instant read above is the keystroke's: its quiet period counts from there.
@@ -155,6 +158,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
     if again { scheduleSweep() }
     for (name, session) in idle {
       session.operators.input.receiveEnd(nil)
+      observers.tell { .sessionForgotten(name) }
       configuration.log?(.sessionForgotten(name))
     }
   }

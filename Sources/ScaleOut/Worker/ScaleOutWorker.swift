@@ -68,14 +68,18 @@ public final class ScaleOutWorker: Sendable {
     let sink = WorkerSink(context: context, wallClock: wallClock)
     var configuration = configuration
     let userLog = configuration.log
+    // The pipeline's session names carry the shard; the user's log shows the client's own name.
     configuration.log = { message in
       if case .sessionForgotten(let name) = message {
-        sink.forgot(pipelineSession: name)
         userLog?(.sessionForgotten(WorkerSink.userSession(name) ?? ""))
       } else {
         userLog?(message)
       }
     }
+    configuration.observers.append(
+      ClosureObserver { observation in
+        if case .sessionForgotten(let name) = observation { sink.forgot(pipelineSession: name) }
+      })
     let feed = AsyncFeed<InputRecord>()
     let pipeline = SearchPipeline(
       configuration: configuration, source: source, clock: ContinuousClock(), sink: sink.receive)

@@ -58,14 +58,11 @@ struct InteractiveCommand {
       terminal: terminal, keystrokes: keystrokes, endings: ended, recording: recording,
       rateLimit: setup.options.pipeline.rateLimit, clock: clock)
     var configuration = setup.configuration(log: log)
-    let diagnostics = setup.options.logPath == nil ? nil : configuration.log
-    configuration.log = { message in
-      switch message {
-      case .fetching, .searching: controller.noteRequest()
-      default: break
-      }
-      diagnostics?(message)
-    }
+    if setup.options.logPath == nil { configuration.log = nil }
+    configuration.observers.append(
+      ClosureObserver { observation in
+        if case .requestSent = observation { controller.noteRequest() }
+      })
     let pipeline = SearchPipeline(
       configuration: configuration, source: setup.source(clock: clock), clock: clock, sink: controller.show)
     let run = Task(inheritingExecutor: { await pipeline.run(inputs) })

@@ -99,7 +99,7 @@ final class InteractiveController: Sendable {
     resize()
   }
 
-  /// One request reached the source (the pipeline's `fetching` diagnostic).
+  /// One request reached the source (the pipeline's `requestSent` observation).
   func noteRequest() {
     let now = clock.now
     state.withLock { state in

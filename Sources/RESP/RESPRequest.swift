@@ -52,6 +52,13 @@ public struct RESPRequest: Sendable {
     count += 1
   }
 
+  /// Appends every command of `other`, in order.
+  public mutating func append(contentsOf other: RESPRequest) {
+    encoded.append(contentsOf: other.encoded)
+    expectations.append(contentsOf: other.expectations)
+    count += other.count
+  }
+
   /// Reserves room for `byteCount` more bytes.
   public mutating func reserveCapacity(_ byteCount: Int) {
     encoded.reserveCapacity(encoded.count + byteCount)

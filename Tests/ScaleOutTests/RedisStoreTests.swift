@@ -101,7 +101,7 @@ import Testing
     let store = try store(server)
     _ = try await store.reserve(inBudget: "b", since: 0) { _ in (0, record: nil) }
     let connection = try RESPConnection(endpoint: server.endpoint)
-    let time = try #require(RedisStore.serverTime(try connection.call(RESPCommand("TIME"))))
+    let time = try #require(ServerTime.milliseconds(try connection.call(RESPCommand("TIME"))))
     #expect(abs(store.wallClock.millisecondsSinceEpoch - time) < 1_000)
   }
 

@@ -47,14 +47,14 @@ public final class RedisStore: SharedStore {
   public let capacity: Int
   /// Milliseconds since 1970 on the server's clock (see the type's documentation).
   public var wallClock: any WallClock { serverClock }
-  private let serverClock = ServerWallClock()
+  let serverClock = ServerWallClock()
   private let endpoint: RedisEndpoint
-  private let keys: ScaleOutKeys
-  private let reads: StoreChannel?
+  let keys: ScaleOutKeys
+  let reads: StoreChannel?
   private let writes: StoreChannel?
   private let report: @Sendable (String) -> Void
   private let state: Mutex<SharedStoreStatus>
-  private let gate = Gate()
+  let gate = AsyncGate()
 
   /// A store on `endpoint` under `keys`' prefix. Never throws: a store that cannot start its
   /// threads is returned off, after `report` was told why.
@@ -142,116 +142,6 @@ public final class RedisStore: SharedStore {
     writes.submit { [self] link in _ = write([RESPCommand("ZADD", used, "XX", instant, name)], on: link) }
   }
 
-  /// Reads budget `name` under `WATCH`, decides, and records in `MULTI`/`EXEC`; decided again
-  /// when another worker changed the budget in between.
-  public func reserve<Decision: Sendable>(
-    inBudget name: String, since: Int64, _ decide: ([BudgetEntry]) -> (Decision, record: BudgetEntry?)
-  ) async throws(SharedStoreFailure) -> Decision {
-    guard let reads else { throw .off }
-    guard isOn else { throw .off }
-    let granted = keys.budget(name)
-    let ended = keys.budgetEnds(name)
-    // One reservation at a time per store: its WATCH lives on the reads' connection from the read
-    // to the EXEC, and another reservation's EXEC in between would end it.
-    await gate.enter()
-    defer { gate.leave() }
-    for _ in 0..<Self.reservationAttempts {
-      let read = await reads.run { link in Self.readBudget(granted: granted, ended: ended, link: link) }
-      let budget: BudgetRead
-      switch read {
-      case .success(let value): budget = value
-      case .failure(let failure):
-        fail(failure)
-        throw isOn ? .busy : .off
-      }
-      serverClock.correct(serverTime: budget.serverTime, sentAt: budget.sentAt, receivedAt: budget.receivedAt)
-      let (decision, record) = decide(budget.entries.filter { $0.grantedAt >= since })
-      let forgotten = budget.entries.filter { $0.grantedAt < since }.map(\.id)
-      let written = await reads.run { link in
-        Self.writeBudget(
-          granted: granted, ended: ended, record: record, forgotten: forgotten, connection: budget.connection,
-          link: link)
-      }
-      switch written {
-      case .success(true): return decision
-      case .success(false): continue  // Another worker wrote in between: read and decide again.
-      case .failure(let failure):
-        fail(failure)
-        throw isOn ? .busy : .off
-      }
-    }
-    throw .busy
-  }
-
-  /// A budget as read under `WATCH`, with the server's time and the local instants around it.
-  private struct BudgetRead: Sendable {
-    let entries: [BudgetEntry]
-    let serverTime: Int64
-    let sentAt: Int64
-    let receivedAt: Int64
-    /// The link's connection the `WATCH` is on: the write must use the same one.
-    let connection: Int
-  }
-
-  private static func readBudget(granted: String, ended: String, link: RedisLink) -> Result<BudgetRead, LinkFailure> {
-    let clock = SystemWallClock()
-    return Result { () throws(LinkFailure) -> BudgetRead in
-      try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> BudgetRead in
-        let sentAt = clock.millisecondsSinceEpoch
-        let replies = try connection.readyPipeline([
-          RESPCommand("WATCH", granted, ended),
-          RESPCommand("TIME"),
-          RESPCommand("ZRANGE", granted, "-inf", "+inf", "BYSCORE", "WITHSCORES"),
-          RESPCommand("HGETALL", ended),
-        ])
-        let receivedAt = clock.millisecondsSinceEpoch
-        guard let time = serverTime(replies[1]) else {
-          throw .protocolViolation("TIME answered \(describe(replies[1]))")
-        }
-        guard let entries = entries(granted: replies[2], ended: replies[3]) else {
-          throw .server("the budget \(granted) holds something else: \(describe(replies[2]))")
-        }
-        return BudgetRead(
-          entries: entries, serverTime: time, sentAt: sentAt, receivedAt: receivedAt,
-          connection: link.connectionNumber)
-      }
-    }
-  }
-
-  /// Records `record` and forgets `forgotten` if nobody changed the budget since its read: true;
-  /// false when somebody did (or the connection of the read is gone).
-  private static func writeBudget(
-    granted: String, ended: String, record: BudgetEntry?, forgotten: [String], connection number: Int,
-    link: RedisLink
-  ) -> Result<Bool, LinkFailure> {
-    Result { () throws(LinkFailure) -> Bool in
-      try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> Bool in
-        // A new connection has no WATCH: the read must be done again.
-        guard link.connectionNumber == number else { return false }
-        var transaction = [RESPCommand("MULTI")]
-        if !forgotten.isEmpty {
-          transaction.append(RESPCommand("ZREM", arguments: [granted] + forgotten))
-          transaction.append(RESPCommand("HDEL", arguments: [ended] + forgotten))
-        }
-        if let record {
-          transaction.append(RESPCommand("ZADD", granted, record.grantedAt, record.id))
-          if let end = record.endedAt { transaction.append(RESPCommand("HSET", ended, record.id, end)) }
-        }
-        // Budgets nobody uses for a day go.
-        transaction.append(RESPCommand("PEXPIRE", granted, 86_400_000))
-        transaction.append(RESPCommand("PEXPIRE", ended, 86_400_000))
-        transaction.append(RESPCommand("EXEC"))
-        let replies = try connection.readyPipeline(transaction)
-        guard let exec = replies.last else { throw .protocolViolation("no reply to EXEC") }
-        if exec.isNull { return false }
-        if let message = exec.errorMessage ?? replies.lazy.compactMap(\.errorMessage).first {
-          throw .server(message)
-        }
-        return true
-      }
-    }
-  }
-
   /// Hands "request `id` ended at `endedAt`" to the writer thread; returns at once.
   public func finishRequest(_ id: String, inBudget name: String, endedAt: Int64) {
     guard let writes, isOn else { return }
@@ -277,7 +167,7 @@ public final class RedisStore: SharedStore {
 
   // MARK: Internals
 
-  private var isOn: Bool { state.withLock { $0 == .on } }
+  var isOn: Bool { state.withLock { $0 == .on } }
 
   /// Runs `commands` in one round trip on the writer's link; nil when the server is away (the
   /// write is dropped: an answer not shared is fetched again, an end not recorded holds its
@@ -301,7 +191,7 @@ public final class RedisStore: SharedStore {
   /// A failure that a new connection cannot fix, or a reply that is not RESP (a server that is
   /// not Redis, or a hostile one), turns the store off; one that a new connection may fix is a
   /// miss now.
-  private func fail(_ failure: LinkFailure) {
+  func fail(_ failure: LinkFailure) {
     switch failure {
     case .fatal(let error): turnOff(because: "\(error)")
     case .exhausted(let error):
@@ -309,7 +199,9 @@ public final class RedisStore: SharedStore {
     case .stopped: break
     }
   }
+}
 
+extension RedisStore {
   /// The answer's key: each field with its length, so that no two keys share a name whatever
   /// bytes their fields hold.
   static func name(of key: StoreKey) -> String {
@@ -330,37 +222,6 @@ public final class RedisStore: SharedStore {
     return StoredAnswer(encoded: Array(bytes[8...]), fetchedAt: instant)
   }
 
-  /// `TIME`'s `[seconds, microseconds]` in milliseconds.
-  static func serverTime(_ reply: RESPValue) -> Int64? {
-    guard let parts = reply.array, parts.count == 2, let seconds = parts[0].string.flatMap({ Int64($0) }),
-      let micros = parts[1].string.flatMap({ Int64($0) }), seconds >= 0, seconds < 1 << 40
-    else { return nil }
-    return seconds * 1_000 + micros / 1_000
-  }
-
-  /// The budget's entries from its sorted set (`WITHSCORES`) and its hash of ends; nil when
-  /// either reply is not what those commands give.
-  static func entries(granted: RESPValue, ended: RESPValue) -> [BudgetEntry]? {
-    guard let flat = granted.array, flat.count % 2 == 0, let endFlat = ended.array, endFlat.count % 2 == 0 else {
-      return nil
-    }
-    var ends: [String: Int64] = [:]
-    for index in stride(from: 0, to: endFlat.count, by: 2) {
-      guard let id = endFlat[index].string, let end = endFlat[index + 1].string.flatMap({ Int64($0) }) else {
-        return nil
-      }
-      ends[id] = end
-    }
-    var entries: [BudgetEntry] = []
-    for index in stride(from: 0, to: flat.count, by: 2) {
-      guard let id = flat[index].string, let score = flat[index + 1].string.flatMap({ Double($0) }),
-        score.isFinite, abs(score) < 1e15
-      else { return nil }
-      entries.append(BudgetEntry(id: id, grantedAt: Int64(score), endedAt: ends[id]))
-    }
-    return entries
-  }
-
   static func describe(_ value: RESPValue) -> String {
     switch value {
     case .error(let message): message
@@ -368,54 +229,5 @@ public final class RedisStore: SharedStore {
     case .integer(let number): "the integer \(number)"
     default: "an unexpected reply"
     }
-  }
-}
-
-/// Lets one task in at a time; the others wait in line, suspended.
-private final class Gate: Sendable {
-  private let state = Mutex<(busy: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-  func enter() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let now = state.withLock { state -> Bool in
-        guard state.busy else {
-          state.busy = true
-          return true
-        }
-        state.waiting.append(continuation)
-        return false
-      }
-      if now { continuation.resume() }
-    }
-  }
-
-  func leave() {
-    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      guard !state.waiting.isEmpty else {
-        state.busy = false
-        return nil
-      }
-      return state.waiting.removeFirst()
-    }
-    next?.resume()
-  }
-}
-
-/// The system's calendar clock, corrected to the server's: every reservation reads the server's
-/// `TIME` and keeps the difference, taken at the middle of the round trip.
-final class ServerWallClock: WallClock {
-  private let offset = Atomic<Int64>(0)
-  private let local = SystemWallClock()
-
-  var localMilliseconds: Int64 { local.millisecondsSinceEpoch }
-
-  var millisecondsSinceEpoch: Int64 { local.millisecondsSinceEpoch + offset.load(ordering: .relaxed) }
-
-  func correct(serverTime: Int64, sentAt: Int64, receivedAt: Int64) {
-    offset.store(serverTime - (sentAt + receivedAt) / 2, ordering: .relaxed)
-  }
-
-  func sleep(for duration: Duration) async throws {
-    try await local.sleep(for: duration)
   }
 }

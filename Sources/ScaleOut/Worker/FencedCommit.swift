@@ -39,7 +39,6 @@ enum FencedCommit {
     // What the decisions depend on: the leases, the last batches, the server's time (a search left
     // open by a dead worker is ended at it) and the open searches of the sessions concerned.
     var reads = [
-      RESPCommand("WATCH", arguments: batches.map { keys.fence(shard: $0.holding.shard) }),
       RESPCommand(
         "MGET",
         arguments: batches.flatMap { [keys.lease(shard: $0.holding.shard), keys.lastBatch(shard: $0.holding.shard)] }),
@@ -49,68 +48,62 @@ enum FencedCommit {
     for (batch, sessions) in zip(batches, sessionsToLook) where !sessions.isEmpty {
       reads.append(RESPCommand("HMGET", arguments: [keys.openSearches(shard: batch.holding.shard)] + sessions))
     }
-    let seen = try connection.readyPipeline(reads)
-    guard seen.count == reads.count, let state = seen[1].array, state.count == 2 * batches.count else {
-      _ = try connection.readyCall(RESPCommand("UNWATCH"))
-      return Dictionary(
-        batches.map { ($0.holding, .failed("unexpected reply")) }, uniquingKeysWith: { first, _ in first })
-    }
-    let now = Self.milliseconds(seen[2])
-    var outcomes: [ShardHolding: FencedCommitOutcome] = [:]
-    var writes = RESPRequest()
-    writes.append("MULTI")
-    var segments: [(holding: ShardHolding, range: Range<Int>)] = []
-    var openReplies = seen[3...].makeIterator()
-    for (index, batch) in batches.enumerated() {
-      let sessions = sessionsToLook[index]
-      let openValues = sessions.isEmpty ? [] : openReplies.next()?.array ?? []
-      let shard = batch.holding.shard
-      guard case .bulkString(let lease) = state[2 * index], lease.elementsEqual(batch.holding.lease.utf8) else {
-        outcomes[batch.holding] = .fencedOut
-        continue
+    return try WatchedTransaction.run(
+      watching: batches.map { keys.fence(shard: $0.holding.shard) }, reading: reads, on: connection
+    ) { seen throws(RESPError) -> TransactionStep<[ShardHolding: FencedCommitOutcome]> in
+      guard seen.count == reads.count, let state = seen[0].array, state.count == 2 * batches.count else {
+        return .finished(
+          Dictionary(batches.map { ($0.holding, .failed("unexpected reply")) }, uniquingKeysWith: { first, _ in first })
+        )
       }
-      if case .bulkString(let last) = state[2 * index + 1], last.elementsEqual(batch.id.utf8) {
-        outcomes[batch.holding] = .committed
-        continue
+      guard let now = ServerTime.milliseconds(seen[1]) else {
+        throw .unexpectedReply(command: "TIME", reply: "something else", expected: ServerTime.expected)
       }
-      var open: [String: [UInt8]] = [:]
-      for (session, value) in zip(sessions, openValues) {
-        if case .bulkString(let bytes) = value { open[session] = bytes }
+      var outcomes: [ShardHolding: FencedCommitOutcome] = [:]
+      var writes = RESPRequest()
+      var segments: [(holding: ShardHolding, range: Range<Int>)] = []
+      var openReplies = seen[2...].makeIterator()
+      for (index, batch) in batches.enumerated() {
+        let sessions = sessionsToLook[index]
+        let openValues = sessions.isEmpty ? [] : openReplies.next()?.array ?? []
+        let shard = batch.holding.shard
+        guard case .bulkString(let lease) = state[2 * index], lease.elementsEqual(batch.holding.lease.utf8) else {
+          outcomes[batch.holding] = .fencedOut
+          continue
+        }
+        if case .bulkString(let last) = state[2 * index + 1], last.elementsEqual(batch.id.utf8) {
+          outcomes[batch.holding] = .committed
+          continue
+        }
+        var open: [String: [UInt8]] = [:]
+        for (session, value) in zip(sessions, openValues) {
+          if case .bulkString(let bytes) = value { open[session] = bytes }
+        }
+        let first = writes.count
+        var plan = ShardWrites(
+          keys: keys, shard: shard, eventsKept: eventsKept, now: now, open: open, appendingTo: writes)
+        // The request moves into the plan and back: appended to in place, not copied.
+        writes = RESPRequest()
+        plan.add(batch)
+        writes = plan.request
+        segments.append((batch.holding, first..<writes.count))
       }
-      let first = writes.count
-      var plan = ShardWrites(
-        keys: keys, shard: shard, eventsKept: eventsKept, now: now, open: open, appendingTo: writes)
-      // The request moves into the plan and back: appended to in place, not copied.
-      writes = RESPRequest()
-      plan.add(batch)
-      writes = plan.request
-      segments.append((batch.holding, first..<writes.count))
-    }
-    guard !segments.isEmpty else {
-      _ = try connection.readyCall(RESPCommand("UNWATCH"))
-      return outcomes
-    }
-    writes.append("EXEC")
-    let replies = try connection.readyPipeline(writes)
-    guard let executed = replies.last else { throw .protocolViolation("no reply to EXEC") }
-    switch executed {
-    case .null:
-      return nil
-    case .array(let results) where results.count == writes.count - 2:
-      for segment in segments {
-        // Replies of the transaction are numbered from the first command after MULTI.
-        let failure = results[(segment.range.lowerBound - 1)..<(segment.range.upperBound - 1)].lazy
-          .compactMap(\.errorMessage).first
-        outcomes[segment.holding] = failure.map { .failed($0) } ?? .committed
+      guard !segments.isEmpty else { return .finished(outcomes) }
+      return .write(writes) { executed in
+        for segment in segments {
+          switch executed {
+          case .executed(let results):
+            let failure = results[segment.range].lazy.compactMap(\.errorMessage).first
+            outcomes[segment.holding] = failure.map { .failed($0) } ?? .committed
+          case .refused(let message):
+            outcomes[segment.holding] = .failed(message)
+          case .aborted:
+            break
+          }
+        }
+        return outcomes
       }
-    default:
-      // EXECABORT says only that a command was refused when queued: that command's refusal
-      // (out of memory, say) is the reason.
-      let queued = replies.dropFirst().dropLast().lazy.compactMap(\.errorMessage).first
-      let message = queued ?? executed.errorMessage ?? "the transaction was refused"
-      for segment in segments { outcomes[segment.holding] = .failed(message) }
     }
-    return outcomes
   }
 
   /// The sessions whose open search the batch may start, end or replace.
@@ -122,13 +115,5 @@ enum FencedCommit {
       if seen.insert(session).inserted { sessions.append(session) }
     }
     return sessions
-  }
-
-  /// `TIME`'s reply (`[seconds, microseconds]`) in milliseconds; 0 for anything else.
-  private static func milliseconds(_ reply: RESPValue) -> Int64 {
-    guard let parts = reply.array, parts.count == 2, let seconds = parts[0].integer, let micros = parts[1].integer,
-      seconds >= 0, seconds < Int64.max / 2_000, micros >= 0
-    else { return 0 }
-    return seconds * 1_000 + micros / 1_000
   }
 }

@@ -37,57 +37,52 @@ enum FencedRead {
     busy: Set<Int> = [], on connection: RESPConnection
   ) throws(RESPError) -> [Int: FencedReadOutcome]? {
     guard !held.isEmpty else { return [:] }
-    let seen = try connection.readyPipeline([
-      RESPCommand("WATCH", arguments: held.map { keys.fence(shard: $0.shard) }),
-      RESPCommand("MGET", arguments: held.map { keys.lease(shard: $0.shard) }),
-    ])
-    let values = seen.count == 2 ? seen[1].array ?? [] : []
-    var outcomes: [Int: FencedReadOutcome] = [:]
-    var ours: [ShardHolding] = []
-    for (index, holding) in held.enumerated() {
-      if index < values.count, case .bulkString(let value) = values[index], value.elementsEqual(holding.lease.utf8) {
-        ours.append(holding)
-      } else {
-        outcomes[holding.shard] = .refused
-      }
-    }
-    guard !ours.isEmpty else {
-      _ = try connection.readyCall(RESPCommand("UNWATCH"))
-      return outcomes
-    }
-    var commands = [RESPCommand("MULTI")]
-    for holding in ours {
-      let stream = keys.keystrokes(shard: holding.shard)
-      commands.append(RESPCommand("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">"))
-      if !busy.contains(holding.shard) { commands.append(RESPCommand("XREVRANGE", stream, "+", "-", "COUNT", 1)) }
-    }
-    commands.append(RESPCommand("EXEC"))
-    let replies = try connection.readyPipeline(commands)
-    guard let executed = replies.last else { throw .protocolViolation("no reply to EXEC") }
-    switch executed {
-    case .null:
-      return nil
-    case .array(let results) where results.count == commands.count - 2:
-      var index = 0
-      for holding in ours {
-        let read = results[index]
-        index += 1
-        var last: RESPValue?
-        if !busy.contains(holding.shard) {
-          last = results[index]
-          index += 1
+    return try WatchedTransaction.run(
+      watching: held.map { keys.fence(shard: $0.shard) },
+      reading: [RESPCommand("MGET", arguments: held.map { keys.lease(shard: $0.shard) })], on: connection
+    ) { seen throws(RESPError) -> TransactionStep<[Int: FencedReadOutcome]> in
+      let values = seen.first?.array ?? []
+      var outcomes: [Int: FencedReadOutcome] = [:]
+      var ours: [ShardHolding] = []
+      for (index, holding) in held.enumerated() {
+        if index < values.count, case .bulkString(let value) = values[index], value.elementsEqual(holding.lease.utf8) {
+          ours.append(holding)
+        } else {
+          outcomes[holding.shard] = .refused
         }
-        outcomes[holding.shard] = outcome(read: read, last: last)
       }
-    default:
-      // Refused as a whole (EXECABORT): nothing was read. A full Redis refuses every command
-      // queued, and that is a pause, not a refusal of the lease.
-      let queued = replies.dropFirst().dropLast().lazy.compactMap(\.errorMessage).first
-      let outcome: FencedReadOutcome =
-        queued.map { RedisRefusal.isOutOfMemory($0) ? .outOfMemory($0) : .refused } ?? .refused
-      for holding in ours { outcomes[holding.shard] = outcome }
+      guard !ours.isEmpty else { return .finished(outcomes) }
+      var reads = RESPRequest()
+      for holding in ours {
+        let stream = keys.keystrokes(shard: holding.shard)
+        reads.append(RESPCommand("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">"))
+        if !busy.contains(holding.shard) { reads.append(RESPCommand("XREVRANGE", stream, "+", "-", "COUNT", 1)) }
+      }
+      return .write(reads) { executed in
+        switch executed {
+        case .executed(let results):
+          var index = 0
+          for holding in ours {
+            let read = results[index]
+            index += 1
+            var last: RESPValue?
+            if !busy.contains(holding.shard) {
+              last = results[index]
+              index += 1
+            }
+            outcomes[holding.shard] = outcome(read: read, last: last)
+          }
+        case .refused(let refusal):
+          // Nothing was read. A full Redis refuses every command queued, and that is a pause, not
+          // a refusal of the lease.
+          let outcome: FencedReadOutcome = RedisRefusal.isOutOfMemory(refusal) ? .outOfMemory(refusal) : .refused
+          for holding in ours { outcomes[holding.shard] = outcome }
+        case .aborted:
+          break
+        }
+        return outcomes
+      }
     }
-    return outcomes
   }
 
   /// One shard's part of the transaction: `XREADGROUP`'s reply (`[[stream, entries]]`, or null

@@ -10,10 +10,12 @@ import Synchronization
 /// ``PipelineConfiguration/sessionIdleTimeout`` is forgotten.
 ///
 /// ```swift
+/// let (events, sink) = AsyncStream.makeStream(of: SearchEvent.self)  // the screen reads `events`
 /// let pipeline = SearchPipeline(source: CatalogSource(), clock: ContinuousClock()) { event in
-///   print(event)
+///   sink.yield(event)
 /// }
 /// let summary = await pipeline.run(keystrokes)
+/// sink.finish()
 /// ```
 ///
 /// ## Events

@@ -95,10 +95,10 @@ import Testing
     let process = try RunningProcess(try toolBinary(), arguments: ["record", "--input", fifo, "--follow"])
     for term in ["taylor", "radiohead"] {
       // Each writer opens, writes one line and closes, as `echo taylor > keys` would.
-      let writer = try #require(await Self.openForWriting(fifo), "no reader opened the FIFO within 30 s")
+      let writer = try #require(await Self.openForWriting(fifo), "no reader opened the FIFO")
       writer.write(Data("\(term)\n".utf8))
       try writer.close()
-      let recorded = await process.waitForLine(containing: #""term":"\#(term)""#, within: .seconds(30))
+      let recorded = await process.waitForLine(containing: #""term":"\#(term)""#, within: hangBound)
       #expect(recorded, "\(term) was not recorded: \(process.lines)")
       guard recorded else { break }
     }
@@ -108,11 +108,11 @@ import Testing
     #expect(terms == ["taylor", "radiohead"])
   }
 
-  /// The FIFO at `path` opened for writing once a reader has it open, polled for at most 30 s:
-  /// a plain open would wait for ever for a reader that exited.
+  /// The FIFO at `path` opened for writing once a reader has it open, polled for at most
+  /// ``hangBound``: a plain open would wait for ever for a reader that exited.
   static func openForWriting(_ path: String) async -> FileHandle? {
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .seconds(30))
+    let deadline = clock.now.advanced(by: hangBound)
     while clock.now < deadline {
       let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
       if descriptor >= 0 {

@@ -76,8 +76,9 @@ import Testing
 
   @Test func answerStore() async {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-search-example").path
+    let (warnings, warn) = AsyncStream.makeStream(of: String.self)  // shown to the user
     let store = SQLiteStore.open(directory: directory, wallClock: SystemWallClock()) { line in
-      print("Warning: \(line)")
+      warn.yield("Warning: \(line)")
     }
     var configuration = PipelineConfiguration()
     configuration.store = store
@@ -85,6 +86,10 @@ import Testing
     #expect(store.status == .on)
     #expect(FileManager.default.fileExists(atPath: directory + "/cache.sqlite"))
     await store.flush()
+    warn.finish()
+    var said: [String] = []
+    for await warning in warnings { said.append(warning) }
+    #expect(said.isEmpty)
   }
 
   /// The landing page of Pipeline's documentation (Pipeline.docc/Pipeline.md): a replay in virtual time.
@@ -117,11 +122,16 @@ import Testing
     keystrokes.yield(.keystroke(Keystroke(term: "taylor swift"), line: 1))
     keystrokes.finish()
     // The input is finished, so the term settles at once: nothing waits on the real clock.
+    let (events, sink) = AsyncStream.makeStream(of: SearchEvent.self)  // the screen reads `events`
     let pipeline = SearchPipeline(source: CatalogSource(), clock: ContinuousClock()) { event in
-      print(event)
+      sink.yield(event)
     }
     let summary = await pipeline.run(keystrokes)
+    sink.finish()
     #expect(summary.searches == 1 && summary.results == 1)
+    var shown: [String] = []
+    for await event in events { shown.append(event.typeName) }
+    #expect(shown == ["search", "results", "summary"])
     }
   }
 

@@ -6,7 +6,7 @@ import Pipeline
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ITunesSourceFixtureTests {
+@Suite(.timeLimit(.minutes(10))) struct ITunesSourceFixtureTests {
   static let files = SharedFixtures.projectITunesFiles() + SharedFixtures.itunesFiles()
 
   private static func fixture(_ name: String) throws -> URL {

@@ -4,7 +4,7 @@ import Pipeline
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ITunesSourceRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct ITunesSourceRequestTests {
   static let awkwardTerms = AwkwardTerms.all
 
   @Test(arguments: awkwardTerms)

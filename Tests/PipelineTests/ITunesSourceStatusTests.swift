@@ -4,7 +4,7 @@ import Pipeline
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ITunesSourceStatusTests {
+@Suite(.timeLimit(.minutes(10))) struct ITunesSourceStatusTests {
   @Test func status200DecodesTheResults() async throws {
     let body = #"{"resultCount": 2, "results": [{"trackId": 1, "trackName": "A"}, {"trackId": 2}]}"#
     let items = try await withITunesServer({ _ in .json(body) }) { _, source in

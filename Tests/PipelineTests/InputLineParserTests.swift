@@ -152,13 +152,12 @@ private func keystroke(_ term: String, at: Int64? = nil, session: String? = nil)
     #expect(reference(#""term""#) == .invalid(line: 1, reason: Reason.notAnObject))
   }
 
-  @Test func deepNestingIsRefusedQuicklyWithoutRecursion() {
+  @Test func deepNestingIsRefusedWithoutRecursion() {
+    // 100,000 levels would overflow the stack of a recursive reader; how fast the refusal is
+    // belongs to the benchmark.
     let deep = #"{"term": "a", "x": "# + String(repeating: "[", count: 100_000)
-    let started = ContinuousClock.now
     #expect(parse(deep) == .invalid(line: 1, reason: Reason.tooDeep))
     #expect(parse(String(repeating: "{", count: 100_000)) == .invalid(line: 1, reason: Reason.tooDeep))
-    // Generous: a linear scan of 100 kB takes well under a millisecond.
-    #expect(ContinuousClock.now - started < .seconds(1))
   }
 
   @Test func nestingOfExactly32LevelsIsAccepted() {

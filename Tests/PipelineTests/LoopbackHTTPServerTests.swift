@@ -7,7 +7,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct LoopbackHTTPServerTests {
+@Suite(.timeLimit(.minutes(10))) struct LoopbackHTTPServerTests {
   private func started(_ handler: @escaping LoopbackHTTPServer.Handler) throws -> LoopbackHTTPServer {
     let server = LoopbackHTTPServer(handler: handler)
     try server.start()

@@ -27,7 +27,7 @@ struct HostileBody: Sendable, CustomTestStringConvertible {
   ]
 }
 
-@Suite(.timeLimit(.minutes(2)), .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
+@Suite(.timeLimit(.minutes(10)), .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status")))
 struct BodyCapTests {
   static let cap = 8 << 20
 

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(10))) struct ChildProcessTests {
   /// How `executable` ended and what it wrote to stdout, given `input` on stdin. With
   /// `outputReaderGone`, its stdout is a pipe whose read end is closed before it starts.
   private func run(

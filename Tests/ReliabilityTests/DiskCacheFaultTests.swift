@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct DiskCacheFaultTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskCacheFaultTests {
   /// Checks a run whose disk tier must be off: exit 0, one warning containing `reason`, every
   /// term answered by the server, and `disk: off` in the summary.
   private func expectDiskOff(

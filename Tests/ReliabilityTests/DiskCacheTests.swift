@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct DiskCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskCacheTests {
   @Test func aSecondProcessAnswersFromDiskWithoutARequest() async throws {
     let directory = try freshDirectory()
     let terms = ["abba", "queen", "adele"]

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct EconomyTests {
+@Suite(.timeLimit(.minutes(10))) struct EconomyTests {
   static let categories = ["--categories", "music,movies,podcasts", "--retries", "0"]
   static let media: Set<String> = ["music", "movie", "podcast"]
 

@@ -32,7 +32,7 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
   ]
 }
 
-@Suite(.timeLimit(.minutes(1))) struct FaultEventTests {
+@Suite(.timeLimit(.minutes(10))) struct FaultEventTests {
   /// boom at 0 (settles at 300), a clear at 1000, good at 2000.
   static let session = recording([RecordedKey(0, "boom"), RecordedKey(1_000, ""), RecordedKey(2_000, "good")])
 

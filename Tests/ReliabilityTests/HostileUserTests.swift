@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct HostileUserTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileUserTests {
   private func bash(_ script: String) async throws -> SubprocessResult {
     try await Subprocess.run(
       URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", script, "bash", try toolBinary().path])

@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct InvalidTextTests {
+@Suite(.timeLimit(.minutes(10))) struct InvalidTextTests {
   /// Every string field an item has, by its iTunes name, and the event field it becomes.
   static let fields: [(itunes: String, event: String)] = [
     ("kind", "kind"), ("trackName", "title"), ("artistName", "artist"), ("collectionName", "collection"),

@@ -7,7 +7,7 @@ import Testing
 
 @testable import Pipeline
 
-@Suite(.timeLimit(.minutes(2))) struct MissingSQLiteTests {
+@Suite(.timeLimit(.minutes(10))) struct MissingSQLiteTests {
   @Test func aLibraryThatIsNotThereIsReportedWithWhatToInstall() {
     let loaded = SQLiteLibrary.load(candidates: ["libsqlite3-not-here.so.0"])
     guard case .failure(let missing) = loaded else {

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RateLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct RateLimitTests {
   @Test func a403IsRateLimitedAndNeverCachedSoTheSameTermAsksAgain() async throws {
     let script = ReplyScript(["abba": [.fault(.emptyBody403), .json(answerBody(for: "abba"))]])
     let keys = [

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RateWaitTests {
+@Suite(.timeLimit(.minutes(10))) struct RateWaitTests {
   /// Eight words in three seconds, each settling 300 ms after it is typed.
   static let eightWords = recording((0..<8).map { RecordedKey(Int64($0) * 375, "word\($0 + 1)") })
 

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct RedirectTests {
+@Suite(.timeLimit(.minutes(10))) struct RedirectTests {
   /// boom at 0, a clear at 1000, boom again at 2000: the second asks again unless cached.
   static let boomTwice = recording([RecordedKey(0, "boom"), RecordedKey(1_000, ""), RecordedKey(2_000, "boom")])
 

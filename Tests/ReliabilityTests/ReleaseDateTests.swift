@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ReleaseDateTests {
+@Suite(.timeLimit(.minutes(10))) struct ReleaseDateTests {
   /// Items with every form of date a source may write, and what each must read as.
   static let cases: [(written: String?, date: String?, year: Int?)] = [
     ("2011-08-09T00:00:00Z", "2011-08-09", 2011),

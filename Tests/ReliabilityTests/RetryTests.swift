@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+@Suite(.timeLimit(.minutes(10))) struct RetryTests {
   static let boom = recording([RecordedKey(0, "boom"), RecordedKey(5_000, ""), RecordedKey(6_000, "good")])
   static let retrying = ["--categories", "music", "--retries", "2", "--retry-backoff", "100ms"]
   static let body = answerBody(for: "boom")

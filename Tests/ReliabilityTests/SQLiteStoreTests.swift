@@ -22,7 +22,7 @@ final class SetWallClock: WallClock {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SQLiteStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct SQLiteStoreTests {
   @Test func theDocumentedSetUpOpensAStore() async throws {
     let directory = try freshDirectory()
     let reports = Mutex<[String]>([])

@@ -9,7 +9,7 @@ import Testing
 
 @testable import Pipeline
 
-@Suite(.timeLimit(.minutes(2))) struct SharedRateBudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct SharedRateBudgetTests {
   private func budget(_ directory: String, permits: Int = 3, window: Duration = .seconds(1)) -> SharedRateBudget {
     let store = SQLiteStore.open(directory: directory) { line in Issue.record("unexpected report: \(line)") }
     return SharedRateBudget(store: store, name: "itunes", limit: RateLimit(permits: permits, per: window))

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct StandardDescriptorTests {
+@Suite(.timeLimit(.minutes(10))) struct StandardDescriptorTests {
   static let closedOutputLine = "Error: standard output is closed; send it somewhere, e.g. >/dev/null\n"
 
   /// Runs `script` in bash with the tool as `$1` and a directory as `$2` holding a one-line

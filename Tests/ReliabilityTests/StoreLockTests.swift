@@ -7,7 +7,7 @@ import Testing
 
 @testable import Pipeline
 
-@Suite(.timeLimit(.minutes(3))) struct StoreLockTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreLockTests {
   /// The built tool, live, its standard error kept in a file of its own.
   private struct Run {
     let process: RunningProcess

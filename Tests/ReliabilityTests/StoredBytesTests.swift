@@ -8,7 +8,7 @@ import Testing
 
 @testable import Pipeline
 
-@Suite(.timeLimit(.minutes(2))) struct StoredBytesTests {
+@Suite(.timeLimit(.minutes(10))) struct StoredBytesTests {
   /// Terms a C string, an SQL literal or a LIKE pattern would mangle.
   static let stored = [
     "ab\u{0}cd", "x\u{0}\u{0}y", "quote'\"%_\\", "\u{1}\u{7f}ctl", "🎸\u{0}👍🏽", "beyonce\u{301}",

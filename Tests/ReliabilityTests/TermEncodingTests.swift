@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TermEncodingTests {
+@Suite(.timeLimit(.minutes(10))) struct TermEncodingTests {
   static let terms = AwkwardTerms.all
 
   @Test func awkwardTermsReachTheServerExactlyAsTyped() async throws {

@@ -82,7 +82,7 @@ import Testing
         if total >= count { return total }
         // Blocks until any of them has a new entry (or a second passes).
         let arguments: [any RESPArgument] = ["BLOCK", 1_000, "STREAMS"] + streams + streams.map { _ in "$" }
-        _ = try connection.call(RESPCommand("XREAD", arguments: arguments), timeout: .seconds(10))
+        _ = try connection.call(RESPCommand("XREAD", arguments: arguments), timeout: .seconds(60))
       }
       return total
     }

@@ -98,7 +98,8 @@ import Testing
     // It checks the count at most a second apart: keystrokes go on arriving until it does.
     var line = 1
     var exit: (status: Int32, bySignal: Bool)?
-    while exit == nil, line < 1_000 {
+    let deadline = ContinuousClock.now + Deployment.patience
+    while exit == nil, ContinuousClock.now < deadline {
       line += 1
       // Once it has exited, the FIFO has no reader: the write fails, and the loop ends.
       do { try writer.write(contentsOf: Data("word\(line)\n".utf8)) } catch { break }
@@ -128,7 +129,7 @@ import Testing
         if lengths.compactMap(\.integer).reduce(0, +) >= count { return true }
         // Blocks until an entry arrives on any of them (or a second passes).
         let arguments: [any RESPArgument] = ["BLOCK", 1_000, "STREAMS"] + streams + streams.map { _ in "$" }
-        _ = try connection.call(RESPCommand("XREAD", arguments: arguments), timeout: .seconds(10))
+        _ = try connection.call(RESPCommand("XREAD", arguments: arguments), timeout: .seconds(60))
       }
       return false
     }

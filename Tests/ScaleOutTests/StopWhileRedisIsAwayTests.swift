@@ -105,7 +105,7 @@ import Testing
         while clock.now < deadline {
           if try connection.call(RESPCommand("EXISTS", key)) == .integer(1) { return true }
           // Nothing to block on for a hash: a short pause between looks, bounded by the deadline.
-          _ = try connection.call(RESPCommand("BLPOP", "\(prefix):never", "0.05"), timeout: .seconds(10))
+          _ = try connection.call(RESPCommand("BLPOP", "\(prefix):never", "0.05"), timeout: .seconds(60))
         }
         return false
       }) ?? false

@@ -6,7 +6,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct AsyncCacheRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct AsyncCacheRequestTests {
   typealias Cache = AsyncCache<String, String, ManualClock>
   struct LoadFailed: Error, Equatable {}
 

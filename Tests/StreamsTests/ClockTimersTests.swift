@@ -6,7 +6,7 @@ import Testing
 
 @testable import Streams
 
-@Suite(.timeLimit(.minutes(1))) struct ClockTimersTests {
+@Suite(.timeLimit(.minutes(10))) struct ClockTimersTests {
   /// Calls made by a timer, in the order made, awaited one by one.
   final class Calls: Sendable {
     let (made, maker) = AsyncStream.makeStream(of: String.self)

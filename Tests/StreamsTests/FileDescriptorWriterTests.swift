@@ -74,7 +74,7 @@ import Testing
     Thread { outcome.finish(Result { () throws(OutputError) in try writer.write([1, 2, 3]) }) }.start()
     stop.signal()
     // Bounded: a writer that ignored the stop would block here for ever.
-    let result = try #require(outcome.wait(seconds: 30), "the write did not return after the stop")
+    let result = try #require(outcome.wait(atMost: hangBound), "the write did not return after the stop")
     #expect(throws: OutputError.stopped) { try result.get() }
   }
 
@@ -126,12 +126,12 @@ import Testing
       for _ in 0..<5 {
         guard let thread = try waitFor(writerThread.get) else { break }
         pthread_kill(thread, SIGUSR1)
-        try #require(waitReadable(delivered.readEnd, seconds: 30), "the signal was not delivered")
+        try #require(waitReadable(delivered.readEnd, atMost: hangBound), "the signal was not delivered")
         var byte: UInt8 = 0
         _ = read(delivered.readEnd, &byte, 1)
       }
       let drain = startReading(pipe.readEnd)
-      let result = try #require(outcome.wait(seconds: 30), "the interrupted write did not finish")
+      let result = try #require(outcome.wait(atMost: hangBound), "the interrupted write did not finish")
       try result.get()
       close(pipe.writeEnd)
       #expect(try drain.bytes() == prefix + payload)
@@ -160,24 +160,24 @@ private func fill(_ writeEnd: Int32) -> [UInt8] {
   }
 }
 
-/// Whether `descriptor` became readable within `seconds` (a bounded real-time wait).
-private func waitReadable(_ descriptor: Int32, seconds: Int32) -> Bool {
+/// Whether `descriptor` became readable within `bound` (a bounded real-time wait).
+private func waitReadable(_ descriptor: Int32, atMost bound: Duration) -> Bool {
   var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
   while true {
-    let ready = poll(&entry, 1, seconds * 1_000)
+    let ready = poll(&entry, 1, Int32(clamping: bound.components.seconds * 1_000))
     if ready < 0 && errno == EINTR { continue }
     return ready > 0
   }
 }
 
-/// `value()` once it is not nil, asking again until 30 s have passed.
+/// `value()` once it is not nil, asking again until ``hangBound`` has passed.
 private func waitFor<Value>(_ value: () -> Value?) throws -> Value? {
-  let deadline = ContinuousClock.now + .seconds(30)
+  let deadline = ContinuousClock.now + hangBound
   while ContinuousClock.now < deadline {
     if let found = value() { return found }
     sched_yield()
   }
-  Issue.record("timed out after 30 s")
+  Issue.record("timed out after \(hangBound)")
   return nil
 }
 
@@ -191,9 +191,10 @@ private final class PipeDrain: Sendable {
     done.signal()
   }
 
-  /// The bytes, waiting at most 30 s for the reader to reach end of file.
+  /// The bytes, waiting at most ``hangBound`` for the reader to reach end of file.
   func bytes() throws -> [UInt8] {
-    try #require(done.wait(timeout: .now() + 30) == .success, "the reader did not reach end of file")
+    let ended = done.wait(timeout: .now() + dispatchInterval(hangBound)) == .success
+    try #require(ended, "the reader did not reach end of file")
     return received.withLock { $0 } ?? []
   }
 }
@@ -208,9 +209,9 @@ private final class WriteOutcome: Sendable {
     done.signal()
   }
 
-  /// The outcome, or nil when the write has not ended within `seconds`.
-  func wait(seconds: Int) -> Result<Void, OutputError>? {
-    guard done.wait(timeout: .now() + .seconds(seconds)) == .success else { return nil }
+  /// The outcome, or nil when the write has not ended within `bound`.
+  func wait(atMost bound: Duration) -> Result<Void, OutputError>? {
+    guard done.wait(timeout: .now() + dispatchInterval(bound)) == .success else { return nil }
     return result.withLock { $0 }
   }
 }

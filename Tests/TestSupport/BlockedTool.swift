@@ -58,7 +58,8 @@ public final class BlockedTool: Sendable {
     Subprocess.writeAll(Data(text.utf8), to: input.fileDescriptor)
   }
 
-  /// Waits until the tool sleeps at a blocking point, with SIGINT caught; fails after 60 s. A
+  /// Waits until the tool sleeps at a blocking point, with SIGINT caught; fails after
+  /// ``hangBound``. A
   /// blocking point is a thread asleep in open, read, write or poll (its wchan), while the main
   /// thread sleeps there too or waits for that thread (a replay's main thread waits in a futex for
   /// its reader thread), the same for 100 ms in a row, so that a passing wait at start-up is not
@@ -69,7 +70,8 @@ public final class BlockedTool: Sendable {
     let blocked = await Self.onOwnThread { () -> Bool in
       let points = ["wait_for_partner", "pipe_read", "pipe_write", "poll", "fifo_open"]
       var heldFor = 0
-      for _ in 0..<30_000 {
+      let deadline = ContinuousClock.now + hangBound
+      while ContinuousClock.now < deadline {
         let wchans = Self.threadWaits(of: pid)
         let main = wchans[pid] ?? ""
         let someoneWaits = wchans.values.contains { wchan in points.contains { wchan.contains($0) } }
@@ -99,25 +101,30 @@ public final class BlockedTool: Sendable {
     return waits
   }
 
-  /// Waits until the unread output pipe is full (its queue holds still, a few pages deep), so the
-  /// tool waits to write, with SIGINT caught; fails after 60 s. Polls on a thread of its own, as ``waitUntilBlocked()`` does.
+  /// Waits until the unread output pipe is full, so the tool waits to write, with SIGINT caught;
+  /// fails after ``hangBound``. Polls on a thread of its own, as ``waitUntilBlocked()`` does.
   public func waitUntilOutputIsFull() async throws {
     let pid = child.processIdentifier
     guard let descriptor = unreadOutput?.fileDescriptor else { throw NeverBlocked(pid: pid) }
     let full = await Self.onOwnThread { () -> Bool in
-      // Full is a queue that stopped growing: the pipe's pages hold less than 64 KiB when each
-      // write is several kilobytes, so no byte count says it. Events far beyond a pipe's worth
-      // are on their way, so a queue of a few pages that holds still for half a second is a
-      // writer waiting for room. The bound allows for a debug binary starting on a busy machine.
+      // Full is a queue a few pages deep that holds still while every thread of the tool sleeps
+      // in the kernel (its wchan), the same for 100 ms in a row. Events far beyond a pipe's worth
+      // are on their way, so a tool asleep with its output queued waits for room. A queue that
+      // merely stopped growing is not enough: so it does while the tool waits for a core that
+      // this process's own threads hold, and a thread that waits for a core is not asleep.
+      var heldFor = 0
       var last: Int32 = -1
-      var stillFor = 0
-      for _ in 0..<30_000 {
+      let deadline = ContinuousClock.now + hangBound
+      while ContinuousClock.now < deadline {
         var queued: Int32 = 0
         _ = ioctl(descriptor, UInt(FIONREAD), &queued)
-        stillFor = queued == last ? stillFor + 1 : 0
-        last = queued
+        let waits = Self.threadWaits(of: pid).values
+        let asleep = !waits.isEmpty && waits.allSatisfy { !$0.isEmpty && $0 != "0" }
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        if queued >= 16_384, stillFor >= 250, Self.catchesSIGINT(status) { return true }
+        let still = queued == last
+        last = queued
+        heldFor = queued >= 16_384 && still && asleep && Self.catchesSIGINT(status) ? heldFor + 1 : 0
+        if heldFor >= 50 { return true }
         _ = poll(nil, 0, 2)
       }
       return false
@@ -131,7 +138,7 @@ public final class BlockedTool: Sendable {
   /// Sends `signal` and returns the exit status and how long exiting took, as seen by this
   /// process (its own scheduling delay included). A tool still running `bound` later is killed
   /// (SIGKILL, status 9) so that a tool ignoring the signal fails the caller instead of hanging it.
-  public func signal(_ signal: Int32, waitingAtMost bound: Duration = .seconds(10)) async -> (Int32, Duration) {
+  public func signal(_ signal: Int32, waitingAtMost bound: Duration = hangBound) async -> (Int32, Duration) {
     let start = ContinuousClock.now
     _ = await child.signal(signal, waitingAtMost: bound)
     await Self.onOwnThread { [finished] in finished.wait() }
@@ -186,7 +193,7 @@ public enum BlockingPoint: String, CaseIterable, Sendable {
   case replayWritingToAFullPipe = "a replay's write() to a full pipe"
 
   /// Starts `executable` and returns it once it waits at this point with its signal handlers
-  /// installed; throws ``NeverBlocked`` if it never gets there within 60 s.
+  /// installed; throws ``NeverBlocked`` if it never gets there within ``hangBound``.
   public func start(_ executable: URL) async throws -> BlockedTool {
     switch self {
     case .openingAFIFOWithNoWriter:

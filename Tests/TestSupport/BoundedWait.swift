@@ -4,17 +4,26 @@
 import Dispatch
 import Synchronization
 
+/// How long a real-time wait goes on before the test calls what it waits for a hang: 5 minutes,
+/// far beyond anything a loaded two-core machine takes, so it never decides a verdict; and well
+/// inside a suite's 10-minute time limit, so the test fails with its own message, not the limit's.
+public let hangBound: Duration = .seconds(300)
+
 /// The result of `wait` as soon as it comes, or nil once `bound` of real time has passed without
 /// it. The wait is not cancelled then: it goes on in the background until it ends by itself (a
 /// server's waits end when it stops, a child's when it exits).
 public func resultOf<T: Sendable>(_ wait: @escaping @Sendable () async -> T, within bound: Duration) async -> T? {
   await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
     let once = ResumeOnce(continuation)
-    let nanoseconds =
-      Int(bound.components.seconds) * 1_000_000_000 + Int(bound.components.attoseconds / 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { once.resume(returning: nil) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + dispatchInterval(bound)) { once.resume(returning: nil) }
     Task { once.resume(returning: await wait()) }
   }
+}
+
+/// `duration` as Dispatch counts time, to the nanosecond.
+public func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+  let (seconds, attoseconds) = duration.components
+  return .nanoseconds(Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000))
 }
 
 /// A continuation resumed by whichever of several callers comes first; the others do nothing.

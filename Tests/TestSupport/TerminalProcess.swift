@@ -142,7 +142,7 @@ public final class TerminalProcess: Sendable {
   /// Waits until `condition` holds for what has been seen, at most `timeout`; returns when it
   /// first held (the arrival of the bytes that made it true), or nil at the deadline.
   public func wait(
-    timeout: Duration = .seconds(20), until condition: @escaping @Sendable (TerminalSnapshot) -> Bool
+    timeout: Duration = hangBound, until condition: @escaping @Sendable (TerminalSnapshot) -> Bool
   ) async -> ContinuousClock.Instant? {
     await wait(timeout: timeout, thenType: [], until: condition)
   }
@@ -150,7 +150,7 @@ public final class TerminalProcess: Sendable {
   /// Waits as `wait(timeout:until:)` does, and types `reaction` as soon as `condition` holds,
   /// from the thread that saw it (not at the deadline).
   public func wait(
-    timeout: Duration = .seconds(20), thenType reaction: [UInt8],
+    timeout: Duration = hangBound, thenType reaction: [UInt8],
     until condition: @escaping @Sendable (TerminalSnapshot) -> Bool
   ) async -> ContinuousClock.Instant? {
     let deadline = ContinuousClock.now + timeout
@@ -169,10 +169,10 @@ public final class TerminalProcess: Sendable {
   }
 
   /// Waits for the child to exit, at most `timeout`; kills it (SIGKILL) if it has not.
-  public func waitForExit(timeout: Duration = .seconds(20)) async -> ChildExit? {
+  public func waitForExit(timeout: Duration = hangBound) async -> ChildExit? {
     if await wait(timeout: timeout, until: { $0.exit != nil }) == nil {
       send(SIGKILL)
-      _ = await wait(timeout: .seconds(10), until: { $0.exit != nil })
+      _ = await wait(timeout: hangBound, until: { $0.exit != nil })
       return nil
     }
     return snapshot.exit

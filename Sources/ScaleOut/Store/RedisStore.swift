@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let store = RedisStore(
 ///   endpoint: try RedisEndpoint(url: "redis://127.0.0.1:6379"), keys: try ScaleOutKeys(prefix: "stream-search")
-/// ) { line in print("Warning: \(line)") }
+/// ) { line in warn.yield("Warning: \(line)") }  // warn: an AsyncStream's continuation
 /// var configuration = PipelineConfiguration()
 /// configuration.store = store
 /// ```

@@ -4,11 +4,13 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct InteractiveBudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct InteractiveBudgetTests {
   @Test func aSearchHeldByAnotherProcesssRequestShowsItWaitsForTheBudget() async throws {
     // The other process's request stays in flight until the screen has said it waits (or the
-    // screen's own request arrives, as it would if the budget let it through).
-    let gate = AnswerGate()
+    // screen's own request arrives, as it would if the budget let it through): neither the gate's
+    // bound nor the other's --timeout ends the hold first, however long the screen takes to start.
+    let gate = AnswerGate(bound: .seconds(600))
+    defer { gate.open() }
     let server = LoopbackHTTPServer { request in
       let term = request.value(of: "term") ?? ""
       if term == "queen" { gate.pass() } else { gate.open() }
@@ -24,7 +26,7 @@ import Testing
       "--cache-dir", directory, "--rate-limit", "1/30s",
     ]
     let other = try RunningProcess(
-      try toolBinary(), arguments: options + ["--lines", "--format", "jsonl", "--debounce", "0ms"])
+      try toolBinary(), arguments: options + ["--lines", "--format", "jsonl", "--debounce", "0ms", "--timeout", "1h"])
     other.write("queen\n")
     other.closeInput()
     _ = await server.waitForRequests(count: 1)

@@ -216,14 +216,14 @@ import Testing
     modes.c_lflag & tcflag_t(ECHO | ICANON | ISIG) == 0
   }
 
+  /// A shell with job control, for the test of stopping the screen.
+  static let bash = RequiredTool.executable("bash", installedBy: "bash")
+
   /// The tool as a job of a shell with job control, as people run it: stopped by SIGTSTP from
   /// outside, then by Ctrl-Z, and brought back each time with `fg`.
-  @Test func aStopHandsTheTerminalBackAndFgBringsTheScreenBackRawAndRedrawn() async throws {
-    let shell = "/bin/bash"
-    guard FileManager.default.isExecutableFile(atPath: shell) else {
-      print("skipped: the job-control test needs \(shell)")
-      return
-    }
+  @Test(.enabled(if: bash.isAvailableOrCI, Comment(rawValue: bash.skipNote)))
+  func aStopHandsTheTerminalBackAndFgBringsTheScreenBackRawAndRedrawn() async throws {
+    let shell = try Self.bash.path()
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("suspend-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }

@@ -35,7 +35,7 @@ func requestedTerms(_ server: LoopbackHTTPServer) -> [String] {
 
 /// Runs `body` with the built tool replaying, from a file, "taylor" at 0 ms then "love" at
 /// 1,000 ms against a stand-in that answers "taylor" with nothing and never answers "love" (one
-/// category, no retries, no disk cache, a 60 s timeout): a replay of a network source left
+/// category, no retries, no disk cache, an hour's timeout): a replay of a network source left
 /// waiting for an answer, its whole recording read. The recording is removed afterwards.
 func withReplayWaitingForAnAnswer<T>(
   _ body: (RunningProcess, LoopbackHTTPServer) async throws -> T
@@ -54,7 +54,7 @@ func withReplayWaitingForAnAnswer<T>(
       arguments: [
         "--replay", "--input", recording.path, "--source", server.url("/search").absoluteString,
         "--format", "jsonl", "--categories", "music", "--retries", "0", "--cache-dir", "none",
-        "--timeout", "60s",
+        "--timeout", "1h",
       ])
     return try await body(tool, server)
   }

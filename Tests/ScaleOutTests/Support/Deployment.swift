@@ -16,7 +16,7 @@ struct Deployment {
 
   /// The bound of every wait for an outcome: generous, since the machine may be loaded; a wait
   /// that ends early is the normal case.
-  static let patience = Duration.seconds(60)
+  static let patience = Duration.seconds(120)
 
   init(server: RedisServer, prefix: String = "t", shards: Int = 4) {
     self.server = server

@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// ```swift
 /// let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stream-search-example").path
+/// let (warnings, warn) = AsyncStream.makeStream(of: String.self)  // shown to the user
 /// let store = SQLiteStore.open(directory: directory, wallClock: SystemWallClock()) { line in
-///   print("Warning: \(line)")
+///   warn.yield("Warning: \(line)")
 /// }
 /// var configuration = PipelineConfiguration()
 /// configuration.store = store

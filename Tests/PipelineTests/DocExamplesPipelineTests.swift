@@ -8,9 +8,13 @@ import Foundation
 import Streams
 import StreamsTesting
 import TestSupport
+import Synchronization
 import Testing
 
 @testable import Pipeline
+
+/// The request count of PipelineObserver's example (a global: an `Atomic` cannot be captured).
+private let requests = Atomic<Int>(0)
 
 @Suite struct DocExamplesPipelineTests {
   @Test func everyPipelineDocExampleIsCopiedHere() async throws {
@@ -114,6 +118,19 @@ import Testing
     #expect(shown.values == ["450 ms: search taylor", "800 ms: cancelled taylor",
                              "800 ms: search taylor swift", "1200 ms: results taylor swift", "2000 ms: summary"])
     #expect(summary.searches == 2 && summary.cancellations == 1)
+  }
+
+  /// PipelineObserver.swift: an observer that counts the requests sent.
+  @Test func closureObserver() throws {
+    var configuration = PipelineConfiguration()
+    configuration.observers.append(ClosureObserver { observation in
+      if case .requestSent = observation { requests.add(1, ordering: .relaxed) }
+    })
+    configuration.categories = [.music]
+    let driver = ReplayDriver(configuration: configuration) { clock in CatalogSource(latency: .milliseconds(100), clock: clock) }
+    var lines = [#"{"at_ms":0,"term":"abba"}"#].enumerated().makeIterator()
+    try driver.run(sink: { _ in }) { lines.next().map { InputLineParser.parse($0.element, line: $0.offset + 1) } }
+    #expect(requests.load(ordering: .relaxed) == 1)
   }
 
   @Test func searchPipeline() async {

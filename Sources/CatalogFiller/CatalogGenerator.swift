@@ -1,6 +1,7 @@
 // Builds the generated filler catalog (for tests and the benchmark): the famous anchors first,
 // then songs, movies and podcasts named from word lists by a seeded generator, so every run on
 // every machine sees the same items.
+import Catalog
 import Pipeline
 import StreamsTesting
 

@@ -1,5 +1,6 @@
 // The generated filler catalog as the generator writes it: one small record per item and one
 // table of distinct names, rendered into `SearchItem`s for tests and the benchmark.
+import Catalog
 import Pipeline
 
 /// The generated catalog's items as records plus a shared name table (artists, albums and

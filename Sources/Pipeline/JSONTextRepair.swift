@@ -10,7 +10,7 @@
 import Foundation
 
 /// Repairs JSON text so that every string in it decodes.
-enum JSONTextRepair {
+package enum JSONTextRepair {
   /// `text` with each ill-formed UTF-8 sequence replaced by U+FFFD (as the Unicode standard's
   /// "maximal subpart" practice says) and each `\uXXXX` escape of an unpaired surrogate replaced
   /// by `\uFFFD`. Returns `text` itself, uncopied, when there is nothing to repair.
@@ -18,7 +18,7 @@ enum JSONTextRepair {
   /// Useful before `JSONDecoder` on text the program did not write. Bytes that are valid JSON
   /// are never changed, so the repair cannot turn one document into another; a backslash outside
   /// a string is left as it is (the text is not JSON either way).
-  static func repaired(_ text: Data) -> Data {
+  package static func repaired(_ text: Data) -> Data {
     var text = text
     if !isValidUTF8(text) {
       text = Data(String(decoding: text, as: UTF8.self).utf8)

@@ -1,7 +1,7 @@
 // One TCP connection to a Redis server, used by one thread at a time: commands go out, replies
 // come back in order. Blocking for its caller, non-blocking underneath: every wait is a poll(2)
 // bounded by a timeout and by the stop signal, so no call can hang a thread.
-import Streams
+import LineIO
 
 #if canImport(Glibc)
   import Glibc

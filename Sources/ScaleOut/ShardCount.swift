@@ -1,5 +1,6 @@
 // The number of shards is part of the data: a keystroke's shard depends on it, so it is fixed the
 // first time a prefix is used and stored there, and every later command reads it back.
+import LineIO
 import RESP
 import Streams
 

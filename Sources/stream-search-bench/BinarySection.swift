@@ -4,6 +4,7 @@
 // RSS at 1,000,000 lines, and with --full at 10,000,000 lines, to show it does not grow. (c) one
 // line through a pipe: start-up with the built-in catalog, wall and peak RSS.
 import Foundation
+import LineIO
 import Streams
 
 /// Measures the "binary" section.

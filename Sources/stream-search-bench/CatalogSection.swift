@@ -4,6 +4,7 @@
 // searched once with limit 25 in the name's own category and timed on its own; then the CPU per
 // typed prefix through the binary (TypedPrefixes). (Start-up with the built-in catalog, a
 // one-line replay of the binary, is in the "binary" section.)
+import Catalog
 import CatalogFiller
 import Pipeline
 

@@ -7,6 +7,7 @@
 // a thread reads it while the child runs, and stops before the child is reaped, so that no
 // reading is of a process that reused its pid.
 import Foundation
+import LineIO
 import Streams
 import Synchronization
 

@@ -2,6 +2,7 @@
 // (the only part of a store write on the hot path), and the latency of a disk hit.
 import Foundation
 import Pipeline
+import SQLiteStorage
 
 /// Measures the "disk" section on a store in a fresh temporary directory.
 struct DiskSection {

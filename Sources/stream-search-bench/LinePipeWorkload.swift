@@ -2,6 +2,7 @@
 // own. AsyncStream alone costs more per element than the targets allow the whole chain, so the
 // operators are measured over this source too.
 import Foundation
+import LineIO
 import Streams
 
 /// Writes lines into pipes from threads and reads them back with LineReader.

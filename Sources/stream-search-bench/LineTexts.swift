@@ -9,6 +9,7 @@
 // got it inlined for free, so the rows compared the operators against a cheaper source than the
 // one they were given. This type lives in the benchmark's own module, so it is specialised alike
 // everywhere and every row pays the same for the source.
+import LineIO
 import Streams
 
 /// The text of each line of a ``LineReader`` (an empty string for a line that has none).

@@ -1,5 +1,6 @@
 // The operator sections ("operators", "lines", "virtual"): the operators, in nanoseconds per input
 // element, live on ContinuousClock and then inside a VirtualTimeRunner.
+import LineIO
 import Streams
 
 /// Measures the operator sections.

@@ -1,6 +1,7 @@
 // The "replay" section: the whole pipeline replayed in process (ReplayDriver, virtual time) on the
 // 200,000-keystroke recording, CatalogSource with 80 ms simulated latency on the replay's clock,
 // music/movies/podcasts, limit 10.
+import Catalog
 import Pipeline
 import Streams
 import Synchronization

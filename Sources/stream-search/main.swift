@@ -2,6 +2,7 @@
 // usage errors (status 64), and otherwise runs the interactive screen, a replay, a live search or
 // a recording, writing events to standard output and diagnostics to standard error.
 import Foundation
+import LineIO
 import Pipeline
 import Streams
 

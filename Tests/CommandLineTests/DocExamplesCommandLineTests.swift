@@ -5,6 +5,7 @@
 // or disturb the test process. `everyToolDocExampleIsCopiedHere` fails when an example changes
 // without its copy here.
 import Foundation
+import LineIO
 import Streams
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@
 // a crash, every time. The write loop itself (EINTR, EAGAIN, errno, a stop) is Streams'
 // FileDescriptorWriter, tested in StreamsTests.
 import Foundation
+import LineIO
 import Streams
 import Synchronization
 import TestSupport

@@ -1,5 +1,6 @@
 // Single-request mode on the catalog: one call answers each category as a per-category call
 // would, after one latency.
+import Catalog
 import Pipeline
 import Streams
 import TestSupport

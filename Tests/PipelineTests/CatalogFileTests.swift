@@ -1,5 +1,6 @@
 // Loading a catalog file: a JSON array of items and a saved iTunes response load; a file that is
 // missing, not JSON, of another shape or with a bad item gives a typed one-line error.
+import Catalog
 import Foundation
 import Pipeline
 import TestSupport

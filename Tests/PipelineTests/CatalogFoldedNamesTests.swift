@@ -3,6 +3,7 @@
 import TestSupport
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 // Both read and fold the whole built-in catalog, seconds in a debug build: on a thread of their own.

@@ -1,5 +1,6 @@
 // The generated offline catalog: big enough, the same on every run, unique ids, every default
 // category well represented, and the well-known names people type.
+import Catalog
 import CatalogFiller
 import Pipeline
 import TestSupport

@@ -1,5 +1,6 @@
 // The catalog's simulated latency: the answer arrives exactly when it has passed on the injected
 // clock, never earlier; cancellation during the wait throws; zero latency leaves the clock alone.
+import Catalog
 import Pipeline
 import Streams
 import Synchronization

@@ -1,6 +1,7 @@
 // How the catalog matches and ranks: folding and equivalences, typos, the ranking tiers,
 // popularity order, the limit and the category filter, on the built-in catalog and on small
 // hand-made ones.
+import Catalog
 import CatalogFiller
 import Pipeline
 import TestSupport

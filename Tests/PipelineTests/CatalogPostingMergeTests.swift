@@ -2,6 +2,7 @@
 // long enough to leave the heap for a bitmap, and word sets of enough runs to get one.
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct CatalogPostingMergeTests {

@@ -5,6 +5,7 @@
 import TestSupport
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct CatalogPrebuiltIndexTests {

@@ -5,6 +5,7 @@ import Testing
 // The project's query set (CatalogQuerySet) against the built-in catalog: the first item of
 // each query's category, the rates per kind, and the index against the ranking rule's
 // definition on the same queries.
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct CatalogQuerySetTests {

@@ -1,5 +1,6 @@
 // Items as the ranking rule's definition sees them (`CatalogRanking.Candidate`), for the tests
 // that check the index against it.
+@testable import Catalog
 @testable import Pipeline
 
 extension CatalogRanking.Candidate {

@@ -4,6 +4,7 @@ import CatalogFiller
 import TestSupport
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct CatalogReferenceTests {

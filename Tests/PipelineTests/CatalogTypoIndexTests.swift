@@ -7,6 +7,7 @@ import StreamsTesting
 import TestSupport
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct CatalogTypoIndexTests {

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SQLiteStorage
 
 @Suite struct DiskStallTests {
   @Test func aSearchIsAnsweredWhileItsStoreWriteWaitsForAnotherConnectionsLock() async throws {

@@ -8,6 +8,7 @@ import StreamsTesting
 import TestSupport
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 /// The source of the "Writing a source" guide, standing in for a remote service on the test clock.

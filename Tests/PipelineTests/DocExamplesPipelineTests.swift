@@ -11,7 +11,10 @@ import TestSupport
 import Synchronization
 import Testing
 
+@testable import Catalog
+@testable import ITunes
 @testable import Pipeline
+@testable import SQLiteStorage
 
 /// The request count of PipelineObserver's example (a global: an `Atomic` cannot be captured).
 private let requests = Atomic<Int>(0)

@@ -4,6 +4,7 @@
 import StreamsTesting
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct EditDistanceTests {

@@ -1,5 +1,6 @@
 // The lenient decoding rules of SearchItem and ITunesResponse, on small hand-written answers.
 import Foundation
+import ITunes
 import Pipeline
 import Testing
 

@@ -1,6 +1,7 @@
 // Decodes every iTunes answer, the project's own (Tests/Fixtures/itunes) and the real ones of the
 // shared fixtures when present, and checks the items against the raw JSON.
 import Foundation
+import ITunes
 import Pipeline
 import TestSupport
 import Testing

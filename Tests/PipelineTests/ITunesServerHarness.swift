@@ -1,5 +1,6 @@
 // Starts a loopback server and an ITunesSource pointed at it, for the ITunesSource tests.
 import Foundation
+import ITunes
 import Pipeline
 import TestSupport
 

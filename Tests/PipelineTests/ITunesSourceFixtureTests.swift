@@ -2,6 +2,7 @@
 // present): they decode through ITunesSource, and a media=all answer splits into categories in
 // single-request mode.
 import Foundation
+import ITunes
 import Pipeline
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 // What ITunesSource sends: every term reaches the server byte for byte, with the expected parameters.
 import Foundation
+import ITunes
 import Pipeline
 import TestSupport
 import Testing

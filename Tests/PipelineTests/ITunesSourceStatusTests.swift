@@ -1,5 +1,6 @@
 // How ITunesSource maps each status and broken answer of a real HTTP server to SearchError.
 import Foundation
+import ITunes
 import Pipeline
 import TestSupport
 import Testing

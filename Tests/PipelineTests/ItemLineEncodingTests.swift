@@ -1,5 +1,6 @@
 // `JSONLinesEncoder.encode(_ item:)`: the one-line form of an item, which the interactive screen
 // prints for the selection, is the item exactly as a `results` event carries it.
+import Catalog
 import Foundation
 import Pipeline
 import Testing

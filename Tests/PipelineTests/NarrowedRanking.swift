@@ -2,6 +2,7 @@
 // many queries: each query first sets aside the candidates that no tier of the rule can match,
 // so that the definition, which is slow in a debug build, ranks only the rest. The answer is the
 // definition's own: a candidate set aside has no tier, and `answer` drops such candidates anyway.
+@testable import Catalog
 @testable import Pipeline
 
 /// `CatalogRanking.answer` for many queries over the same candidates.

@@ -2,6 +2,7 @@
 // the observers not at all; and a setting added without being compared fails here instead of going unnoticed.
 import Foundation
 import Pipeline
+import SQLiteStorage
 import Streams
 import Testing
 

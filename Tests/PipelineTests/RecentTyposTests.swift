@@ -2,6 +2,7 @@
 // new one lets only the oldest go.
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 struct RecentTyposTests {

@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 
+@testable import ITunes
 @testable import Pipeline
 
 struct RedirectPolicyTests {

@@ -2,6 +2,7 @@
 // order they were set, each finishing what needs no wait before the next fires (docs/events.md).
 // A source's answer due at 700 ms (its timer set at 300) is delivered before a newer term's
 // debounce, due at 700 ms too but set at 400, starts the next search.
+import Catalog
 import Pipeline
 import Streams
 import Testing

@@ -3,6 +3,7 @@
 // (performsRealIO). A stub written the obvious way says neither and must not deadlock the runner;
 // a stub standing in for a remote service is labelled `network` and still sleeps in virtual time;
 // a source written against the deprecated `isNetwork` keeps its meaning for one release.
+import ITunes
 import Pipeline
 import Streams
 import TestSupport

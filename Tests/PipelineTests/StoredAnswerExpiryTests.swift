@@ -2,6 +2,7 @@
 // read: the time to live is the answer's, whichever tier holds it.
 import Foundation
 import Pipeline
+import SQLiteStorage
 import Streams
 import Synchronization
 import TestSupport

@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 
+@testable import Catalog
 @testable import Pipeline
 
 @Suite struct TextFoldingTableTests {

@@ -1,6 +1,7 @@
 // The client against a real redis-server: commands, pipelines, binary values, credentials,
 // databases, and what a lost server, a timeout and a stop request do to a call.
 import Foundation
+import LineIO
 import RESP
 import Streams
 import TestSupport

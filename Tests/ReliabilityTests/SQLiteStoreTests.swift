@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import Pipeline
+@testable import SQLiteStorage
 
 /// A wall clock that stands still until the test moves it; it never waits.
 final class SetWallClock: WallClock {

@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SQLiteStorage
 
 @Suite(.timeLimit(.minutes(10))) struct SharedRateBudgetTests {
   private func budget(_ directory: String, permits: Int = 3, window: Duration = .seconds(1)) -> SharedRateBudget {

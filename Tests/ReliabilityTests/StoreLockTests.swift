@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SQLiteStorage
 
 @Suite(.timeLimit(.minutes(10))) struct StoreLockTests {
   /// The built tool, live, its standard error kept in a file of its own.

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SQLiteStorage
 
 @Suite(.timeLimit(.minutes(10))) struct StoredBytesTests {
   /// Terms a C string, an SQL literal or a LIKE pattern would mangle.

@@ -4,6 +4,7 @@
 // timeout, the cache and the line readers, copied word for word from their doc comments and
 // run (see DocExamplesTests).
 import Foundation
+import LineIO
 import Streams
 import StreamsTesting
 import Synchronization

@@ -4,6 +4,7 @@
 // docs, copied here word for word and run. `everyDocExampleIsCopiedHere` fails when an example
 // changes without its copy here, so an example cannot drift from code that compiles.
 import Foundation
+import LineIO
 import Streams
 import Synchronization
 import StreamsTesting

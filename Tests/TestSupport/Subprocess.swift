@@ -1,6 +1,7 @@
 // Runs a built executable as a child process with given standard input, and collects its standard
 // output, standard error and exit status: for end-to-end tests of the real binary.
 import Foundation
+import LineIO
 import Streams
 
 #if canImport(Glibc)

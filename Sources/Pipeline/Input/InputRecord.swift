@@ -1,5 +1,6 @@
 // What enters the pipeline: one input line, read. The one record every way in builds (live input,
 // replay, the interactive field, tests), once, from what the line reader delivered.
+import LineIO
 import Streams
 
 /// One input line, read: a keystroke, or the reason the line is not one.

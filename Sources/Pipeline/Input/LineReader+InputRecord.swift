@@ -1,6 +1,7 @@
 // Replay reads its recording on the reader thread: each line is parsed there, straight from the
 // reader's bytes (a JSON line never becomes a `String` of its own), and the thread that drives
 // the replay takes the records in batches.
+import LineIO
 import Streams
 
 extension LineReader {

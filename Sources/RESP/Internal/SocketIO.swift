@@ -1,6 +1,6 @@
 // The socket calls of the client, wrapped once: a non-blocking TCP connect with a deadline, and
 // poll(2) waits that end at a deadline or when a stop signal fires. Every wait is bounded.
-import Streams
+import LineIO
 
 #if canImport(Glibc)
   import Glibc

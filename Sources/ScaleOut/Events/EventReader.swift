@@ -1,6 +1,7 @@
 // `events`' engine: reads the shards' event streams in commit order (by stream id across shards),
 // drops repeats by their idempotency key, says what it missed, and with `follow` waits for more.
 // Runs on the caller's thread, blocking; every wait ends when the stop signal fires.
+import LineIO
 import RESP
 import Streams
 

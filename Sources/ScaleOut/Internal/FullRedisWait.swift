@@ -2,6 +2,7 @@
 // command, with `-OOM`: for a worker that is a pause, not a failure. Its reads and commits wait
 // with the reconnection's backoff and are tried again; the user is told once when the pause
 // begins and once when it ends.
+import LineIO
 import Streams
 
 struct FullRedisWait {

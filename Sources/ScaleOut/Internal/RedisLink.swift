@@ -2,6 +2,7 @@
 // transient reason (refused, reset, timed out) is tried again on a new connection, after a backoff
 // that doubles up to a ceiling, until it succeeds or the thread is asked to stop. The scripts are
 // loaded on each new connection.
+import LineIO
 import RESP
 import Streams
 

@@ -1,6 +1,7 @@
 // A bounded wait that a stop request ends early: the backoff between reconnections and the gap
 // between a worker's lease rounds. poll(2) on the stop signal, with a timeout read from the
 // clock each thread is given.
+import LineIO
 import Streams
 
 #if canImport(Glibc)

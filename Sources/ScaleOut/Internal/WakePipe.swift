@@ -1,5 +1,6 @@
 // A re-armable wake-up for a thread that waits in poll(2): signalled when there is work, drained
 // by the waiter. Unlike `CancellationSignal` (one-shot, for stopping), it can fire many times.
+import LineIO
 import Streams
 import Synchronization
 

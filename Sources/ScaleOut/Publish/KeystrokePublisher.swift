@@ -2,6 +2,7 @@
 // streams by a sender thread, as many as are waiting in one pipelined round trip. The queue is
 // bounded: when Redis is slow or away, the reading side waits, and nothing read is dropped.
 import Foundation
+import LineIO
 import Pipeline
 import RESP
 import Streams

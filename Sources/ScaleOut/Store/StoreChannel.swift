@@ -2,6 +2,7 @@
 // order: the shared store's reads and budget rounds on one, its writes on another, so that no
 // task of the pipeline ever waits on a socket on a cooperative thread.
 import Foundation
+import LineIO
 import RESP
 import Streams
 import Synchronization

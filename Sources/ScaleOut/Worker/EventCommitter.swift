@@ -2,6 +2,7 @@
 // one fenced transaction. A shard refused by the fence (the lease is gone) drops its events: the
 // shard's next owner processes those keystrokes again.
 import Foundation
+import LineIO
 import RESP
 import Streams
 import Synchronization

@@ -3,6 +3,7 @@
 // and then trims acknowledged keystrokes. It runs apart from the pipeline and the reader, so slow
 // processing never lets a lease run out.
 import Foundation
+import LineIO
 import RESP
 import Streams
 

@@ -3,6 +3,7 @@
 // keeper, the reader, the committer), each on its own connection; the pipeline runs as it does
 // anywhere else.
 import Foundation
+import LineIO
 import Pipeline
 import RESP
 import Streams

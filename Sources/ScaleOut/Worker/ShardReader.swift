@@ -3,6 +3,7 @@
 // fenced by the shard's lease, and feeds them to the pipeline on this thread. When nothing is
 // new it blocks in XREAD until something is; a change of shards unblocks it.
 import Foundation
+import LineIO
 import Pipeline
 import RESP
 import Streams

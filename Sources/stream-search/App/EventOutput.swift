@@ -3,6 +3,7 @@
 // written as soon as it comes, so a downstream jq or tee sees it when it happens; a replay hands
 // them over in batches. Remembers when the reader has gone away.
 import Foundation
+import LineIO
 import Pipeline
 import Streams
 import Synchronization

@@ -2,6 +2,7 @@
 // on /dev/tty like fzf, fed by the same pipeline as line mode. Enter prints the selected item as
 // one JSON line on standard output; Esc and Ctrl-C leave without printing.
 import Foundation
+import LineIO
 import Pipeline
 import Streams
 

@@ -1,6 +1,7 @@
 // Live input: lines are searched as they arrive, on the real clock; events are written as they
 // happen. Ends at the end of the input, when the reader of the output goes away, or on a signal;
 // fails when the input had lines and none could be used (UnusableInput.swift).
+import LineIO
 import Pipeline
 import Streams
 import Synchronization

@@ -1,6 +1,7 @@
 // `stream-search record`: stamps each live input line with the milliseconds since the start,
 // read from the real clock, and writes it as a recording line that `--replay` reads back. Reads a
 // FIFO on past its writers with `--follow`, as a live run does.
+import LineIO
 import Pipeline
 import Streams
 

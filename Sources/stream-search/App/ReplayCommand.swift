@@ -1,6 +1,7 @@
 // `--replay`: the recording is read and parsed on a reader thread, handed to this one in batches,
 // and replayed in virtual time. The output is identical to the byte on every run. A recording of
 // which no line could be replayed fails the run (UnusableInput.swift).
+import LineIO
 import Pipeline
 import Streams
 import Synchronization

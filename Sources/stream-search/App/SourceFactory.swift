@@ -1,6 +1,9 @@
 // Which source a run asks, built from the options on the run's clock.
+import Catalog
 import Foundation
+import ITunes
 import Pipeline
+import SQLiteStorage
 import Streams
 
 /// Why the source cannot be built: a catalog file that cannot be read.

@@ -2,6 +2,7 @@
 // followed with `--follow`, or standard input when no file is named; and how a failure to read
 // them is told, naming the input.
 import Foundation
+import LineIO
 import Streams
 
 extension LineReader {

@@ -2,6 +2,7 @@
 // nothing held back between calls, and a closed pipe reported as a normal end rather than a crash
 // (as `stream-search | head` must end quietly with status 0).
 import Foundation
+import LineIO
 import Streams
 import Synchronization
 

@@ -1,7 +1,9 @@
 // The validated configuration of a search run: plain values, every one already checked, so the
 // code that builds the pipeline from it has nothing left to reject.
 import Foundation
+import LineIO
 import Pipeline
+import SQLiteStorage
 import Streams
 
 /// Everything `stream-search [options]` was asked to do, validated and with defaults filled in.

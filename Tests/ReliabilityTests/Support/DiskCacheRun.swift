@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Pipeline
+@testable import SQLiteStorage
 
 /// A new, empty directory under the temporary directory.
 func freshDirectory(_ name: String = "cache") throws -> String {

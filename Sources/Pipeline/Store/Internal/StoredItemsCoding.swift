@@ -9,7 +9,7 @@
 /// which optional fields are present (bit `n` for the `n`-th of ``strings``, then ``integers``,
 /// then `price`), and the present values in that order. A string is its UTF-8 length (UInt32) and
 /// bytes; an integer an Int64; `price` the Double's bit pattern (UInt64).
-enum StoredItemsCoding {
+package enum StoredItemsCoding {
   /// The first byte of this layout. Version 1 files stored JSON, which starts with `{`.
   static let format: UInt8 = 1
 
@@ -22,7 +22,7 @@ enum StoredItemsCoding {
     \.trackId, \.collectionId, \.artistId, \.trackTimeMillis, \.popularity,
   ]
 
-  static func encode(_ items: [Category: [SearchItem]]) -> [UInt8] {
+  package static func encode(_ items: [Category: [SearchItem]]) -> [UInt8] {
     var output: [UInt8] = [format]
     append(UInt64(items.count), bytes: 4, to: &output)
     for (category, list) in items.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
@@ -34,7 +34,7 @@ enum StoredItemsCoding {
   }
 
   /// The items, or nil when `bytes` are not in this layout (damaged, or cut short).
-  static func decode(_ bytes: [UInt8]) -> [Category: [SearchItem]]? {
+  package static func decode(_ bytes: [UInt8]) -> [Category: [SearchItem]]? {
     var reader = Reader(bytes: bytes)
     guard reader.byte() == format, let categories = reader.integer(bytes: 4) else { return nil }
     var items: [Category: [SearchItem]] = [:]

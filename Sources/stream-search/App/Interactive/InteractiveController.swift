@@ -2,6 +2,7 @@
 // pipeline, updates the state under one lock, and draws the difference. Each change of the
 // field's text becomes the next keystroke of the pipeline's input (and of the recording).
 import Foundation
+import LineIO
 import Pipeline
 import Streams
 import Synchronization

@@ -1,6 +1,7 @@
 // `stream-search events`: the events the workers committed, as JSON Lines on standard output,
 // each once, in order per session, numbered by `seq` as a local run numbers its output.
 import Foundation
+import LineIO
 import ScaleOut
 import Streams
 import Synchronization

@@ -2,6 +2,7 @@
 // their shards' streams on Redis. A bad line is an `input_error` event on standard output, as in a
 // local run, and reading goes on.
 import Foundation
+import LineIO
 import Pipeline
 import RESP
 import ScaleOut

@@ -1,6 +1,7 @@
 // `stream-search worker`: the local run's pipeline, built from the same options by the same
 // `RunSetup`, run by a `ScaleOutWorker` over a share of the shards on Redis until a signal, with
 // the deployment's shared store (answers and rate budget) on the same Redis.
+import LineIO
 import Pipeline
 import ScaleOut
 import Streams

@@ -1,0 +1,106 @@
+// Dictionary look-ups of the catalog index: which indexed words one query word starts, equals,
+// or is a few typos away from. Each works on the word dictionary, never on the items.
+import Pipeline
+
+extension CatalogIndex {
+  /// The ids of the words starting with `prefix`: one contiguous range, found by two binary
+  /// searches in the sorted dictionary.
+  func wordIds(startingWith prefix: FoldedWord) -> Range<Int> {
+    let lower = firstWord { Self.order($0, prefix) >= 0 }
+    // After the words starting with the prefix: those after it that it does not start.
+    let upper = firstWord { Self.order($0, prefix) > 0 && !Self.starts($0, with: prefix) }
+    return lower..<max(lower, upper)
+  }
+
+  /// The words query word `index` of `query` starts (`CatalogQuery.word(_:starts:)`), given
+  /// `own`, those starting with the word itself (``wordIds(startingWith:)``).
+  func wordsStarted(by query: CatalogQuery, word index: Int, own: Range<Int>) -> CatalogWordSet {
+    var ranges = [own]
+    if index == query.words.count - 1, query.lastAsTyped != query.words[index] {
+      ranges.append(wordIds(startingWith: query.lastAsTyped))
+    }
+    return CatalogWordSet(ranges)
+  }
+
+  /// The words query word `word` is within its typo allowance of (`CatalogRanking.isTypo`), or
+  /// with `prefix`, of whose start it is: found by walking the catalog dictionary's trie
+  /// (`CatalogTypoSearch`) for the categories `categories` the search asks (bit `n`: catalog
+  /// index `n`; this index's own is added), not by comparing words, and kept to this index's
+  /// words.
+  ///
+  /// The last few answers are kept: while a term is typed, its earlier words are asked again at
+  /// every keystroke.
+  func typos(of word: FoldedWord, prefix: Bool, categories: UInt32) -> CatalogWordSet {
+    let allowance = CatalogRanking.typoAllowance(forLength: word.count)
+    // Nothing to walk, so nothing to keep: a word too long for the automaton (a term may hold
+    // a thousand letters) would otherwise fill the memos with keys of kilobytes.
+    guard TypoAutomaton.handles(word, allowance: allowance) else { return CatalogWordSet([]) }
+    let categories = categories | typoCategory
+    if let known = recentTypos.withLock({ $0.answer(for: word, prefix: prefix, categories: categories) }) {
+      return known
+    }
+    // A run of the catalog's ids is the run of this index's words between where its two ends
+    // would be.
+    var ranges: [Range<Int>] = []
+    for run in typoSearch.typos(of: word, allowance: allowance, prefix: prefix, categories: categories) {
+      let local = ownWord(atOrAfter: run.lowerBound)..<ownWord(atOrAfter: run.upperBound)
+      if !local.isEmpty { CatalogWordSet.append(local, to: &ranges) }
+    }
+    let found = CatalogWordSet(ranges)
+    recentTypos.withLock { $0.keep(found, for: word, prefix: prefix, categories: categories) }
+    return found
+  }
+
+  /// The first of this index's words whose catalog id is `id` or after.
+  private func ownWord(atOrAfter id: Int32) -> Int {
+    let catalogWords = catalogWords.buffer
+    var low = 0
+    var high = catalogWords.count
+    while low < high {
+      let middle = (low + high) / 2
+      if catalogWords[middle] < id {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+
+  /// Negative, zero or positive as `left` sorts before, equals or sorts after `right`, by scalar
+  /// values (the dictionary's order); written out because the generic comparison of two arrays
+  /// was most of a look-up.
+  static func order(_ left: UnsafeBufferPointer<UInt32>, _ right: FoldedWord) -> Int {
+    right.withUnsafeBufferPointer { right in
+      for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+        return left[index] < right[index] ? -1 : 1
+      }
+      return left.count - right.count
+    }
+  }
+
+  /// Whether `word` starts with `prefix`.
+  static func starts(_ word: UnsafeBufferPointer<UInt32>, with prefix: FoldedWord) -> Bool {
+    guard word.count >= prefix.count else { return false }
+    return prefix.withUnsafeBufferPointer { prefix in
+      for index in 0..<prefix.count where word[index] != prefix[index] { return false }
+      return true
+    }
+  }
+
+  /// The first position in the dictionary where `isAtOrAfter` holds; it must be false then
+  /// true along the sorted words.
+  private func firstWord(where isAtOrAfter: (UnsafeBufferPointer<UInt32>) -> Bool) -> Int {
+    var low = 0
+    var high = words.count
+    while low < high {
+      let middle = (low + high) / 2
+      if isAtOrAfter(words[middle]) {
+        high = middle
+      } else {
+        low = middle + 1
+      }
+    }
+    return low
+  }
+}

@@ -16,6 +16,12 @@ struct CatalogQuery {
     lastAsTyped = typed.last ?? []
   }
 
+  /// A query of `words` already folded, whose last word was typed as `lastAsTyped`.
+  init(words: [FoldedWord], lastAsTyped: FoldedWord) {
+    self.words = words
+    self.lastAsTyped = lastAsTyped
+  }
+
   /// Whether the term has no word at all (no letters or digits).
   var isEmpty: Bool { words.isEmpty }
 

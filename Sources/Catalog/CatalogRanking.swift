@@ -31,6 +31,12 @@ import Pipeline
 /// Within a tier, by popularity (highest first), then id (lowest first). Typos come last and
 /// only as a last resort, so that a misspelling never pushes a near-miss under real matches:
 /// "eminem" finds Eminem and not "Meinem", a swap away.
+///
+/// A query is also searched as it may be respelt (`CatalogQuery.respellings`, by the words of the
+/// category's names): two words joined ("sound garden" → "soundgarden") or one split
+/// ("taylorswift" → "taylor swift"). A respelling finds items in tiers 1 and 2 only, each after
+/// the items the query as typed finds in the same tier; an item takes its best tier of all.
+/// Typos count only when neither the query nor a respelling finds anything without one.
 enum CatalogRanking {
   /// An item as the rule sees it: every form of each of its names, and whether the name is a
   /// primary one.
@@ -44,14 +50,52 @@ enum CatalogRanking {
   static let firstTypoTier = 5
 
   /// The ids of the best `limit` of `candidates` for `query`, by the rule above.
-  static func answer(_ query: CatalogQuery, in candidates: [Candidate], limit: Int) -> [Int] {
+  /// `respellings`: the query's (`respellings(of:dictionary:)`); nil to find them among the
+  /// words of `candidates`.
+  static func answer(
+    _ query: CatalogQuery, in candidates: [Candidate], limit: Int, respellings: [CatalogQuery]? = nil
+  ) -> [Int] {
     guard !query.isEmpty, limit > 0 else { return [] }
-    var ranked = candidates.compactMap { candidate in
-      tier(of: query, in: candidate.forms).map { (tier: $0, popularity: candidate.popularity, id: candidate.id) }
+    let respellings = respellings ?? Self.respellings(of: query, dictionary: dictionary(of: candidates))
+    var ranked = candidates.compactMap { candidate -> (tier: Int, respelt: Int, popularity: Int, id: Int)? in
+      var best = tier(of: query, in: candidate.forms).map { (tier: $0, respelt: 0) }
+      for respelling in respellings {
+        guard let found = tier(of: respelling, in: candidate.forms), found <= 2 else { continue }
+        if best.map({ (found, 1) < ($0.tier, $0.respelt) }) ?? true { best = (found, 1) }
+      }
+      return best.map { ($0.tier, $0.respelt, candidate.popularity, candidate.id) }
     }
     if ranked.contains(where: { $0.tier < firstTypoTier }) { ranked.removeAll { $0.tier >= firstTypoTier } }
-    ranked.sort { ($0.tier, -$0.popularity, $0.id) < ($1.tier, -$1.popularity, $1.id) }
+    ranked.sort { ($0.tier, $0.respelt, -$0.popularity, $0.id) < ($1.tier, $1.respelt, -$1.popularity, $1.id) }
     return ranked.prefix(limit).map(\.id)
+  }
+
+  /// Every word of the candidates' names, sorted, each once.
+  static func dictionary(of candidates: [Candidate]) -> [FoldedWord] {
+    let words = Set(candidates.flatMap { $0.forms.flatMap(\.words) })
+    return words.sorted { $0.lexicographicallyPrecedes($1) }
+  }
+
+  /// The respellings of `query` by the words of `dictionary` (sorted, each once).
+  static func respellings(of query: CatalogQuery, dictionary: [FoldedWord]) -> [CatalogQuery] {
+    // The first word not before `word`: where `word` is, and where the words it starts begin.
+    func first(notBefore word: FoldedWord) -> Int {
+      var (low, high) = (0, dictionary.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if dictionary[middle].lexicographicallyPrecedes(word) { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    return query.respellings(
+      isWord: { word in
+        let at = first(notBefore: word)
+        return at < dictionary.count && dictionary[at] == word
+      },
+      startsWord: { word in
+        let at = first(notBefore: word)
+        return at < dictionary.count && dictionary[at].starts(with: word)
+      })
   }
 
   /// The tier (1–8) of an item with name forms `forms` for `query`; nil when it does not match.

@@ -8,7 +8,7 @@ extension CatalogSearch {
 
   /// Appends to `ranks` the items where every query word starts a word of a primary name, then
   /// those where that needs a secondary name, other than `nameMatches`.
-  func collectWordMatches(skipping nameMatches: [Int32], into ranks: inout [Int32]) {
+  func collectWordMatches(skipping nameMatches: [Int32], into ranks: inout TieredRanks) {
     guard starts.allSatisfy({ !$0.isEmpty }) else { return }
     let driver = starts.indices.min { postingCount(of: starts[$0]) < postingCount(of: starts[$1]) } ?? 0
     var candidates = candidates(in: index.postings, of: starts[driver], alone: starts.count == 1)
@@ -25,12 +25,12 @@ extension CatalogSearch {
       switch wordTier(
         of: starts, in: wordRange(of: rank), primaryEnd: primaryWordRange(of: rank).upperBound, checked: checked)
       {
-      case .primary: ranks.append(rank)
+      case .primary: ranks.append(rank, tier: 3)
       case .secondary: if throughSecondary.count < limit { throughSecondary.append(rank) }
       case nil: break
       }
     }
-    ranks.append(contentsOf: throughSecondary.prefix(limit - ranks.count))
+    ranks.append(contentsOf: throughSecondary.prefix(limit - ranks.count), tier: 4)
   }
 
   /// Whether `itemBits` shares a bit with each of `bits`.
@@ -87,7 +87,7 @@ extension CatalogSearch {
   /// they fill the answer nothing else is read. Otherwise tiers 5 and 6 are complete, and the
   /// walk of the query word with the fewest postings for tiers 7 and 8 stops as soon as tier 7
   /// fills what is left, since it visits items best first.
-  func collectTypoMatches(into ranks: inout [Int32]) {
+  func collectTypoMatches(into ranks: inout TieredRanks) {
     let last = query.words.count - 1
     let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
     // A word allowed no typo that starts no word ends the search before any walk of the trie.
@@ -123,7 +123,7 @@ extension CatalogSearch {
     let words = TypoWords(matching: matching, whole: whole, lastWhole: fewEnds ? nil : lastWhole)
     let exactTypos = exactTypoNames(words, lastWhole: lastWhole)
     guard exactTypos.count < limit else {
-      ranks.append(contentsOf: exactTypos.prefix(limit))
+      ranks.append(contentsOf: exactTypos.prefix(limit), tier: 5)
       return
     }
     // Tier 6, from the items with a primary name starting with a match of the first word, or,
@@ -145,7 +145,8 @@ extension CatalogSearch {
         if nameTypoTier(of: rank, words) == 1 { named.append(rank) }
       }
       if exactTypos.count + named.count >= limit {
-        ranks.append(contentsOf: (exactTypos + named).prefix(limit))
+        ranks.append(contentsOf: exactTypos, tier: 5)
+        ranks.append(contentsOf: named.prefix(limit - exactTypos.count), tier: 6)
         return
       }
     }
@@ -177,8 +178,8 @@ extension CatalogSearch {
     }
     // Tier by tier, not through `joined().prefix(_:)`: appending a slice of a flattened array
     // walks its indexes over and over, and cost more than the rest of a typo search.
-    for tier in [exactNames, startingNames, primaryWords, allWords] {
-      ranks.append(contentsOf: tier.prefix(limit - ranks.count))
+    for (number, tier) in [exactNames, startingNames, primaryWords, allWords].enumerated() {
+      ranks.append(contentsOf: tier.prefix(limit - ranks.count), tier: UInt8(CatalogRanking.firstTypoTier + number))
     }
   }
 

@@ -18,7 +18,7 @@ extension CatalogIndex {
   /// finds for all of them.
   func search(_ query: CatalogQuery, limit: Int, categories: UInt32) -> [SearchItem] {
     guard limit > 0, positions.count > 0, !query.isEmpty else { return [] }
-    return CatalogSearch(index: self, query: query, limit: limit, categories: categories).run().map {
+    return rankedSearch(query, limit: limit, categories: categories).ranks.map {
       store.item(at: Int(positions[Int($0)]))
     }
   }
@@ -95,15 +95,22 @@ struct CatalogSearch {
   }
 
   /// The answer, best first: the tiers in order until `limit` ranks are found or every tier is
-  /// exhausted.
-  func run() -> [Int32] {
-    var ranks = Self.rankList(limit)
+  /// exhausted; with `typos` false, tiers 1–4 only.
+  func run(typos: Bool = true) -> TieredRanks {
+    var ranks = TieredRanks(capacity: limit)
     let nameMatches = collectNameMatches(into: &ranks)
     guard ranks.count < limit else { return ranks }
     collectWordMatches(skipping: nameMatches, into: &ranks)
     // Typos only when nothing better was found (`CatalogRanking`).
-    guard ranks.isEmpty else { return ranks }
+    guard ranks.isEmpty, typos else { return ranks }
     collectTypoMatches(into: &ranks)
+    return ranks
+  }
+
+  /// Tiers 1 and 2 alone: the items with a primary name that is the query or starts with it.
+  func runNames() -> TieredRanks {
+    var ranks = TieredRanks(capacity: limit)
+    _ = collectNameMatches(into: &ranks)
     return ranks
   }
 
@@ -111,9 +118,9 @@ struct CatalogSearch {
 
   /// Appends to `ranks` the items with a primary name that is the query, then the others with
   /// one starting with it; returns both together, ascending.
-  private func collectNameMatches(into ranks: inout [Int32]) -> [Int32] {
+  private func collectNameMatches(into ranks: inout TieredRanks) -> [Int32] {
     let exact = exactNameMatches()
-    ranks.append(contentsOf: exact)
+    ranks.append(contentsOf: exact, tier: 1)
     let last = query.words.count - 1
     guard ranks.count < limit, !starts[last].isEmpty else { return exact }
     var found = Self.rankList(limit)
@@ -132,7 +139,7 @@ struct CatalogSearch {
     // `found` holds the first `limit` items of tier 2 with the exact ones among them, so it
     // has at least `limit - exact.count` others.
     let others = found.filter { !exact.contains($0) }.prefix(limit - exact.count)
-    ranks.append(contentsOf: others)
+    ranks.append(contentsOf: others, tier: 2)
     return (exact + others).sorted()
   }
 

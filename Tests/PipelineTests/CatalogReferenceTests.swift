@@ -54,7 +54,7 @@ import Testing
       let terms = [
         "the n", "the re", "echo i n", "birds i n", "dream to the h", "the red cr", "sing to th e", "don't of",
         "rose of sta", "the lost el", "the aL", "red l", "wolves i", "strnger", "the rivres", "i n", "in the",
-        "hold with the m", "the northern lake", "love", "ghost in ma",
+        "hold with the m", "the northern lake", "love", "ghost in ma", "theriver", "lovesong", "the lo ve", "redli",
       ]
       for term in terms {
         for category in Category.defaults {
@@ -67,8 +67,8 @@ import Testing
     }
   }
 
-  /// Every keystroke prefix of a name of every 50th item, and the name with a letter dropped
-  /// and with two letters swapped.
+  /// Every keystroke prefix of a name of every 50th item, the name written as one word and with
+  /// its first two words joined, and the name with a letter dropped and with two letters swapped.
   private static func queries() -> [(String, Category)] {
     var queries: [(String, Category)] = []
     for item in items.enumerated().filter({ $0.offset % 50 == 0 }).map(\.element) {
@@ -79,6 +79,12 @@ import Testing
       for character in name {
         prefix.append(character)
         queries.append((prefix, category))
+      }
+      // Written as one word, and with its first two words joined (a respelling each way).
+      let words = name.split(separator: " ")
+      if words.count >= 2 {
+        queries.append((words.joined(), category))
+        queries.append(((["\(words[0])\(words[1])"] + words.dropFirst(2)).joined(separator: " "), category))
       }
       var letters = Array(name)
       if letters.count > 5 {

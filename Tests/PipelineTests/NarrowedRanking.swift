@@ -16,6 +16,8 @@ struct NarrowedRanking {
   let candidates: [CatalogRanking.Candidate]
   /// Every distinct word of the candidates' names.
   private let words: [FoldedWord]
+  /// The same words, sorted, for the query's respellings.
+  private let dictionary: [FoldedWord]
   /// For each candidate, the numbers (in `words`) of the words of its names.
   private let wordsOfCandidate: [[Int]]
 
@@ -41,6 +43,7 @@ struct NarrowedRanking {
     }
     self.candidates = candidates
     self.words = words
+    dictionary = words.sorted { $0.lexicographicallyPrecedes($1) }
     self.wordsOfCandidate = wordsOfCandidate
   }
 
@@ -64,8 +67,15 @@ struct NarrowedRanking {
 
   /// `CatalogRanking.answer(query, in: candidates, limit: limit)`, ranking only the candidates
   /// some tier may match.
+  ///
+  /// The query's respellings are found among all the candidates' words, and a candidate is kept
+  /// when it may match the query or one of them.
   func answer(_ query: CatalogQuery, limit: Int) -> [Int] {
-    CatalogRanking.answer(query, in: possibleMatches(for: query), limit: limit)
+    let respellings = CatalogRanking.respellings(of: query, dictionary: dictionary)
+    var kept = Set(possibleMatches(for: query).map(\.id))
+    for respelling in respellings { kept.formUnion(possibleMatches(for: respelling).map(\.id)) }
+    let possible = candidates.filter { kept.contains($0.id) }
+    return CatalogRanking.answer(query, in: possible, limit: limit, respellings: respellings)
   }
 
   /// Whether query word `index` matches `word` in any way a tier of the rule matches a word:

@@ -37,11 +37,16 @@ let package = Package(
     .target(name: "SQLiteStorage", dependencies: ["Pipeline", "Streams"]),
     // Workers on Redis: sessions partitioned into shards, leases, fenced commits, shared answers.
     .target(name: "ScaleOut", dependencies: ["Pipeline", "Streams", "LineIO", "RESP"]),
+    // Counters, gauges and histograms in the Prometheus text format: domain-free, no I/O.
+    .target(name: "Metrics"),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "Catalog", "StreamsTesting"]),
     .executableTarget(
       name: "stream-search",
-      dependencies: ["Pipeline", "Catalog", "ITunes", "SQLiteStorage", "Streams", "LineIO", "RESP", "ScaleOut"]
+      dependencies: [
+        "Pipeline", "Catalog", "ITunes", "SQLiteStorage", "Streams", "LineIO", "RESP", "ScaleOut",
+        "Metrics",
+      ]
     ),
     // TestSupport for its pseudo-terminal child (the interactive section), its loopback server
     // (the network sections), the tool left blocked (signals) and its redis-server (scale-out).
@@ -57,6 +62,7 @@ let package = Package(
       name: "TestSupport", dependencies: ["Streams", "StreamsTesting", "LineIO", "RESP"], path: "Tests/TestSupport"),
     // The project's query set: checked by PipelineTests, typed through the binary by the benchmark.
     .target(name: "CatalogQueries", dependencies: ["Pipeline"], path: "Tests/CatalogQueries"),
+    .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
     .testTarget(name: "LineIOTests", dependencies: ["LineIO", "TestSupport"]),
     .testTarget(name: "RESPTests", dependencies: ["RESP", "LineIO", "TestSupport"]),
     .testTarget(
@@ -71,7 +77,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["stream-search", "Pipeline", "Streams", "LineIO", "TestSupport"]
+      dependencies: ["stream-search", "Pipeline", "Streams", "LineIO", "TestSupport", "Metrics"]
     ),
     .testTarget(
       name: "ReliabilityTests",

@@ -10,12 +10,17 @@ public struct Keystroke: Sendable, Equatable {
   public var atMilliseconds: Int64?
   /// Whose search field it is; nil when the line named no session.
   public var session: String?
+  /// The session ends with this keystroke: its term is searched at once, with no quiet period,
+  /// and nothing later cancels that search; a later keystroke naming the session starts a new
+  /// one. What a one-shot search of each input line (`stream-search --each`) sends.
+  public var endsSession: Bool
 
   /// Creates a keystroke.
-  public init(term: String, atMilliseconds: Int64? = nil, session: String? = nil) {
+  public init(term: String, atMilliseconds: Int64? = nil, session: String? = nil, endsSession: Bool = false) {
     self.term = term
     self.atMilliseconds = atMilliseconds
     self.session = session
+    self.endsSession = endsSession
   }
 }
 

@@ -72,6 +72,7 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
         state.inputLines += 1
         guard !state.finished, !state.cancelled else { return nil }
         let route = state.router.input(for: keystroke.session, now: now, building: session, observer: self)
+        if keystroke.endsSession { state.router.remove(keystroke.session) }
         guard route.isNew else { return (route.input, false) }
         state.open += 1
         // The first open session starts the idle sweep.
@@ -84,6 +85,8 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
       if route.sweep { scheduleSweep() }
       // The instant read above is the keystroke's: its quiet period counts from there.
       route.input.receive(SessionInput(term: term, line: line), at: now)
+      // Its end settles the term at once: searched now, and the session's last search.
+      if keystroke.endsSession { route.input.receiveEnd(nil) }
     }
   }
 

@@ -64,6 +64,13 @@ struct SessionRouter<C: Clock> where C.Duration == Duration {
     return (new.operators.input, true)
   }
 
+  /// Removes `session` (nil names the unnamed session): it has ended, and a later keystroke
+  /// naming it starts a new one.
+  mutating func remove(_ session: String?) {
+    sessions[session ?? ""] = nil
+    last = nil
+  }
+
   /// Removes the sessions idle for the timeout at `now` and returns them, sorted by name: a
   /// dictionary's order changes from process to process, and the order sessions are finished in
   /// is the order their last events come out in.

@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "ITunes", targets: ["ITunes"]),
     .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
     .library(name: "RESP", targets: ["RESP"]),
+    .library(name: "WebServer", targets: ["WebServer"]),
     .executable(name: "stream-search", targets: ["stream-search"]),
   ],
   targets: [
@@ -39,6 +40,10 @@ let package = Package(
     .target(name: "ScaleOut", dependencies: ["Pipeline", "Streams", "LineIO", "RESP"]),
     // Counters, gauges and histograms in the Prometheus text format: domain-free, no I/O.
     .target(name: "Metrics"),
+    // epoll for the web server on Linux (Glibc's module lacks sys/epoll.h); empty elsewhere.
+    .target(name: "CEpoll"),
+    // HTTP/1.1 and WebSocket (RFC 6455) over non-blocking sockets on a thread of its own.
+    .target(name: "WebServer", dependencies: ["Streams", "CEpoll"]),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "Catalog", "StreamsTesting"]),
     .executableTarget(
@@ -68,6 +73,7 @@ let package = Package(
     .testTarget(
       name: "ScaleOutTests", dependencies: ["ScaleOut", "RESP", "Pipeline", "Streams", "LineIO", "TestSupport"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting", "LineIO", "TestSupport"]),
+    .testTarget(name: "WebServerTests", dependencies: ["WebServer", "Streams", "StreamsTesting", "TestSupport"]),
     .testTarget(
       name: "PipelineTests",
       dependencies: [

@@ -22,14 +22,42 @@ public struct RequiredTool: Sendable {
   /// Why it is missing, when it is.
   private let missingReason: String
 
-  /// A program called `name`, found on `PATH`.
+  /// A program called `name`, found on `PATH` or in /usr/sbin and /sbin (where Debian puts
+  /// daemons such as nginx, off a normal user's `PATH`).
   public static func executable(_ name: String, installedBy package: String? = nil) -> RequiredTool {
-    let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
-      .split(separator: ":")
-      .map { "\($0)/\(name)" }
-      .first { FileManager.default.isExecutableFile(atPath: $0) }
+    let found = searchPath.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     let install = package.map { " (Debian, Ubuntu: apt-get install \($0))" } ?? ""
     return RequiredTool(name: name, location: found, missingReason: "\(name) is not installed\(install)")
+  }
+
+  private static var searchPath: [String] {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(
+      String.init)
+      + ["/usr/sbin", "/sbin"]
+  }
+
+  /// A Python 3 that can import `module`: the first `python3` on `PATH` that can, else the
+  /// system's `/usr/bin/python3` (a Debian package such as python3-websockets installs there,
+  /// which a pyenv or virtualenv `python3` earlier on `PATH` does not see). Its ``location`` is
+  /// that interpreter.
+  public static func pythonModule(_ module: String, installedBy package: String? = nil) -> RequiredTool {
+    let candidates = (searchPath.map { "\($0)/python3" } + ["/usr/bin/python3"])
+      .filter { FileManager.default.isExecutableFile(atPath: $0) }
+    var seen = Set<String>()
+    for python in candidates where seen.insert(python).inserted {
+      guard
+        let check = try? ChildProcess(
+          python, arguments: ["-c", "import \(module)"], standardOutput: .nullDevice, standardError: .nullDevice)
+      else { continue }
+      let exit = check.waitForExit(atMost: .seconds(30))
+      if exit == nil { check.signal(SIGKILL) }
+      if exit == ChildExit(status: 0, signaled: false) {
+        return RequiredTool(name: "python3 \(module)", location: python, missingReason: "")
+      }
+    }
+    let install = package.map { " (Debian, Ubuntu: apt-get install \($0))" } ?? ""
+    return RequiredTool(
+      name: "python3 \(module)", location: nil, missingReason: "no python3 can import \(module)\(install)")
   }
 
   /// `.ci/bare-machine`: a child run in a private mount namespace with chosen files hidden (as on

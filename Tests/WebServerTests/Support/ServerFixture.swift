@@ -1,0 +1,56 @@
+// A server on a free loopback port for one test, with the routes most tests need: a fixed page,
+// an echo over WebSocket, and one that reports what its handler saw. Always stopped at the end.
+import Streams
+import TestSupport
+import WebServer
+
+/// The routes the tests share.
+enum FixtureRoutes {
+  static func standard(extra: (inout HTTPRoutes) -> Void = { _ in }) -> HTTPRoutes {
+    var routes = HTTPRoutes()
+    routes.get("/hello") { _ in .text("hello\n") }
+    routes.get("/search") { request in .json(#"{"q":"\#(request.queryValue("q") ?? "")"}"#) }
+    routes.webSocket("/ws") { socket in
+      for await text in socket.messages {
+        guard socket.send(text) == .queued else { break }
+      }
+    }
+    extra(&routes)
+    return routes
+  }
+}
+
+/// Runs `body` with a started server, then stops it (also when `body` throws).
+func withServer<T>(
+  routes: HTTPRoutes = FixtureRoutes.standard(), configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+  clock: some Clock<Duration> = ContinuousClock(), _ body: (HTTPServer) async throws -> T
+) async throws -> T {
+  let server = try HTTPServer.start(
+    host: "127.0.0.1", port: 0, routes: routes, configuration: configuration, clock: clock)
+  do {
+    let value = try await body(server)
+    await server.stop()
+    return value
+  } catch {
+    await server.stop()
+    throw error
+  }
+}
+
+/// `work` (blocking socket calls) on a thread of its own, never a task thread: the server's
+/// handlers need those.
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await OwnThread.value(of: work)
+}
+
+/// Waits (bounded) until `condition` holds, checking after each short real-time pause: for a
+/// state of the server a test cannot be told of, such as its connection count.
+func eventually(within bound: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: bound)
+  while clock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(5))
+  }
+  return condition()
+}

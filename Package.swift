@@ -6,7 +6,8 @@ import PackageDescription
 
 let package = Package(
   name: "stream-search",
-  platforms: [.macOS(.v15)],
+  // The first releases with Synchronization's Mutex and Atomic, which Streams is built on.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
@@ -34,7 +35,7 @@ let package = Package(
     .target(name: "Pipeline", dependencies: ["Streams", "LineIO", "CatalogData"]),
     // Adapters behind the core's ports, each in a module of its own; the CLI wires them.
     .target(name: "Catalog", dependencies: ["Pipeline", "Streams", "CatalogData"]),
-    .target(name: "ITunes", dependencies: ["Pipeline", "Streams"]),
+    .target(name: "ITunes", dependencies: ["Pipeline"]),
     .target(name: "SQLiteStorage", dependencies: ["Pipeline", "Streams"]),
     // Workers on Redis: sessions partitioned into shards, leases, fenced commits, shared answers.
     .target(name: "ScaleOut", dependencies: ["Pipeline", "Streams", "LineIO", "RESP"]),

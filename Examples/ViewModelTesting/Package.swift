@@ -12,7 +12,8 @@ let streamSearch = repository.lastPathComponent
 
 let package = Package(
   name: "ViewModelTesting",
-  platforms: [.macOS(.v15)],
+  // The first releases with Synchronization's Mutex and Atomic, which Streams is built on.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [.package(path: repository.path)],
   targets: [
     .target(name: "ViewModelTesting", dependencies: [.product(name: "Streams", package: streamSearch)]),

@@ -5,16 +5,16 @@ import Pipeline
 ///
 /// Results without an identifier are skipped and counted in `skippedCount` rather than failing
 /// the whole answer; every other result decodes leniently (see `SearchItem.init(from:)`).
-public struct ITunesResponse: Sendable, Hashable, Decodable {
+package struct ITunesResponse: Sendable, Hashable, Decodable {
   /// The `resultCount` iTunes reported, nil when absent or not an integer.
-  public var resultCount: Int?
+  package var resultCount: Int?
   /// The results that carry an identifier, in the order of the answer.
-  public var results: [SearchItem]
+  package var results: [SearchItem]
   /// How many results were dropped because they had no identifier (or were not objects).
-  public var skippedCount: Int
+  package var skippedCount: Int
 
   /// Creates a response from parts.
-  public init(resultCount: Int?, results: [SearchItem], skippedCount: Int = 0) {
+  package init(resultCount: Int?, results: [SearchItem], skippedCount: Int = 0) {
     self.resultCount = resultCount
     self.results = results
     self.skippedCount = skippedCount
@@ -25,7 +25,7 @@ public struct ITunesResponse: Sendable, Hashable, Decodable {
   /// Decodes an answer; a missing `results` key reads as no results.
   ///
   /// - Throws: `DecodingError` when the body is not a JSON object, or `results` is not an array.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let values = try decoder.container(keyedBy: CodingKeys.self)
     resultCount = (try? values.decodeIfPresent(Int.self, forKey: .resultCount)) ?? nil
     let slots = try values.decodeIfPresent([MaybeItem].self, forKey: .results) ?? []

@@ -2,15 +2,16 @@ import Synchronization
 
 // A self-pipe: the way to wake a thread blocked in poll(2) at once, with no time-out. The reader
 // thread polls its input and `readEnd` together; cancellation writes one byte to `writeEnd`.
-// Public so that a program can stop its own blocking readers and writers the same way.
+// Public so that a program can stop the blocking readers it makes; the pipe and the wait on it
+// are the package's plumbing.
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// A one-shot wake-up for threads blocked in `poll(2)`: poll ``readEnd`` beside the descriptor
-/// you wait on, and ``signal()`` wakes every such wait at once, now and later.
+/// A one-shot wake-up for threads blocked in `poll(2)`: a reader given the signal waits on it
+/// beside its descriptor, and ``signal()`` wakes every such wait at once, now and later.
 ///
 /// Useful to make a blocking read or write observe a stop request, e.g. a signal handler's:
 ///
@@ -23,11 +24,10 @@ import Synchronization
 /// // reader.next() throws LineInputError.stopped at once, though nothing was written
 /// ```
 ///
-/// Signalling is permanent: once signalled, ``readEnd`` stays readable, so a wait that starts
-/// afterwards returns at once too.
+/// Signalling is permanent: a wait that starts afterwards returns at once too.
 public final class CancellationSignal: Sendable {
   /// Becomes readable, for good, once `signal()` has been called.
-  public let readEnd: Int32
+  package let readEnd: Int32
   private let writeEnd: Int32
 
   /// Creates the pipe, close-on-exec so that child processes do not inherit it.
@@ -50,7 +50,7 @@ public final class CancellationSignal: Sendable {
   }
 
   /// What ``wait(for:ready:)`` saw.
-  public enum Wait: Sendable, Equatable {
+  package enum Wait: Sendable, Equatable {
     /// The descriptor is ready (or at its end, or its other side is gone).
     case ready
     /// The signal fired while the descriptor was not ready.
@@ -61,7 +61,7 @@ public final class CancellationSignal: Sendable {
 
   /// Blocks until `descriptor` is ready for `events` (`POLLIN` or `POLLOUT`), or this signal
   /// fires. Readiness wins when both hold, so work that can still be done is done.
-  public func wait(for descriptor: Int32, ready events: Int32) -> Wait {
+  package func wait(for descriptor: Int32, ready events: Int32) -> Wait {
     var entries = [
       pollfd(fd: descriptor, events: Int16(events), revents: 0),
       pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0),

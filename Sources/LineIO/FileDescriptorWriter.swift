@@ -1,7 +1,7 @@
 // The one write(2) loop of the package: every byte of a buffer to a file descriptor, through
 // partial writes, signals and a full pipe, optionally giving up when a stop is requested. The
-// reading side's system calls are in FileDescriptorIO; this is the writing side, public so that a
-// program's own writers handle a closed pipe and a stop the same way.
+// reading side's system calls are in FileDescriptorIO; this is the writing side, shared by the
+// package's writers (the CLI's output, the test harness) so they handle a closed pipe alike.
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -38,15 +38,15 @@
 /// Bytes written before a failure stay written. The writer holds no lock: callers that write from
 /// several threads and need each buffer kept whole serialise the calls themselves. It never
 /// closes the descriptor.
-public struct FileDescriptorWriter: Sendable {
+package struct FileDescriptorWriter: Sendable {
   /// The descriptor written to; owned by the caller.
-  public let fileDescriptor: Int32
+  package let fileDescriptor: Int32
   /// The stop to observe, kept only for a descriptor that can block.
   private let stop: CancellationSignal?
 
   /// A writer to `fileDescriptor`; with `stop`, a write that would block on a pipe, FIFO or socket
   /// gives up once `stop` is signalled (see the type's Stopping section).
-  public init(fileDescriptor: Int32, stoppingOn stop: CancellationSignal? = nil) {
+  package init(fileDescriptor: Int32, stoppingOn stop: CancellationSignal? = nil) {
     self.fileDescriptor = fileDescriptor
     self.stop = stop.flatMap { Self.canBlock(fileDescriptor) ? $0 : nil }
   }
@@ -57,7 +57,7 @@ public struct FileDescriptorWriter: Sendable {
   ///   ignored); ``OutputError/stopped`` when the stop was signalled and the descriptor had no
   ///   room; ``OutputError/failed(errno:)`` for any other error. The call does not retry after any
   ///   of them, and a later call tries again.
-  public func write(_ bytes: [UInt8]) throws(OutputError) {
+  package func write(_ bytes: [UInt8]) throws(OutputError) {
     var failure: OutputError?
     let most = stop == nil ? Int.max : Int(PIPE_BUF)
     bytes.withUnsafeBytes { buffer in

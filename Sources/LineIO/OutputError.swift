@@ -7,7 +7,7 @@
 #endif
 
 /// Why ``FileDescriptorWriter/write(_:)`` did not write every byte.
-public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The reader went away (EPIPE). For a tool's standard output this is a normal end (as
   /// `tool | head` must end quietly), not a failure.
   case closed
@@ -17,7 +17,7 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
   case stopped
 
   /// A short explanation, e.g. `output closed` or `No space left on device`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .closed: "output closed"
     case .failed(let code): String(cString: strerror(code))

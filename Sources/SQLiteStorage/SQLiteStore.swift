@@ -6,7 +6,7 @@ import Pipeline
 import Synchronization
 
 /// Answers kept on disk across runs, and the requests of each rate budget, in
-/// `DIRECTORY/cache.sqlite`: the ``SharedStore`` of the processes of one machine.
+/// `DIRECTORY/cache.sqlite`: the `SharedStore` of the processes of one machine.
 ///
 /// Useful behind the memory cache for a network source: a second run answers from disk without a
 /// request, and an expired answer is there to serve when the source fails.
@@ -30,13 +30,13 @@ import Synchronization
 ///   eviction (least recently used, over ``capacity`` answers or ``maxBytes``) runs there too.
 ///   ``flush()`` also folds the write-ahead log into the file, so `cache.sqlite` alone holds it all.
 /// - Budgets run on connections of their own that never wait inside SQLite: a busy lock is
-///   reported as ``SharedStoreFailure/busy`` and the budget asks again, so no task blocks a thread.
+///   reported as `SharedStoreFailure.busy` and the budget asks again, so no task blocks a thread.
 /// - Failure: SQLite's runtime library missing, a file that cannot be used (not a database,
 ///   damaged, foreign, newer, read-only), a full disk or a directory that cannot be created turns
 ///   the store off: `report` gets one line saying why, ``status`` says `off`, and every call
 ///   afterwards does nothing.
 /// - Busy at start: when another process holds a lock for longer than the busy timeout (2 s)
-///   while the store opens, it is ``SharedStoreStatus/starting``: reads miss, writes wait, budgets
+///   while the store opens, it is `SharedStoreStatus.starting`: reads miss, writes wait, budgets
 ///   wait; it tries again whenever it is used, and is turned off if still locked after 30 s.
 public final class SQLiteStore: SharedStore {
   /// The name the store had before there were others.
@@ -48,7 +48,7 @@ public final class SQLiteStore: SharedStore {
   public static let defaultMaxBytes = 64 << 20
   /// How long a read or a write waits for another process's lock, in milliseconds.
   static let busyTimeout: Int32 = 2_000
-  /// How long the store may stay ``SharedStoreStatus/starting`` before it is turned off.
+  /// How long the store may stay `SharedStoreStatus.starting` before it is turned off.
   static let startingPatience: Int64 = 30_000
   /// How often a starting store tries to open again, at most.
   static let startingRetry: Int64 = 20
@@ -367,7 +367,7 @@ public final class SQLiteStore: SharedStore {
   }
 }
 
-/// The store's name before ``SharedStore`` had other implementations.
+/// The store's name before `SharedStore` had other implementations.
 @available(*, deprecated, renamed: "SQLiteStore")
 public typealias AnswerStore = SQLiteStore
 

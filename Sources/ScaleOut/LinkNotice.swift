@@ -4,7 +4,7 @@
 import RESP
 
 /// A change in a command's connection to Redis.
-public enum LinkNotice: Sendable, Equatable {
+package enum LinkNotice: Sendable, Equatable {
   /// The connection failed; it is being made again with backoff. Nothing acknowledged is lost.
   case lost(RESPError)
   /// A connection works again after a ``lost(_:)``.

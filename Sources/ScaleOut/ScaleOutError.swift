@@ -2,7 +2,7 @@
 import RESP
 
 /// A failure of `publish`, `worker` or `events` that ends the command.
-public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The `--redis-prefix` cannot be used in key names.
   case invalidPrefix(String)
   /// Redis could not be reached (or refused the credentials) at the start.
@@ -20,7 +20,7 @@ public enum ScaleOutError: Error, Sendable, Equatable, CustomStringConvertible {
   case foreignConfiguration(prefix: String, reason: String)
 
   /// One line, without `Error: `.
-  public var description: String {
+  package var description: String {
     switch self {
     case .invalidPrefix(let prefix):
       "invalid --redis-prefix '\(prefix)': use 1 to 64 letters, digits, '-', '_', '.' or ':'"

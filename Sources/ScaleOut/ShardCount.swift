@@ -5,11 +5,11 @@ import RESP
 import Streams
 
 /// The stored shard count of a prefix.
-public enum ShardCount {
+package enum ShardCount {
   /// Shards when a prefix is first used without `--shards`.
-  public static let defaultCount = 16
+  package static let defaultCount = 16
   /// The most shards a prefix may have.
-  public static let maximum = 4096
+  package static let maximum = 4096
   /// The configuration format this version writes and reads.
   static let format = "1"
 
@@ -20,7 +20,7 @@ public enum ShardCount {
   /// - Throws: ``ScaleOutError/shardCountMismatch(requested:stored:prefix:)`` when `requested`
   ///   differs from the stored count; ``ScaleOutError/foreignConfiguration(prefix:reason:)``
   ///   when the key holds something else. `RESPError` when Redis fails.
-  public static func settle(
+  package static func settle(
     requested: Int?, keys: ScaleOutKeys, on connection: RESPConnection
   ) throws -> Int {
     let proposed = requested ?? defaultCount
@@ -128,7 +128,7 @@ public enum ShardCount {
   }
 
   /// The stored count, or nil when the prefix has not been used yet (nothing is written).
-  public static func read(keys: ScaleOutKeys, on connection: RESPConnection) throws -> Int? {
+  package static func read(keys: ScaleOutKeys, on connection: RESPConnection) throws -> Int? {
     let reply = try connection.readyCall(RESPCommand("HGET", keys.configuration, "shards"))
     if let refusal = reply.errorMessage {
       throw refusalError(refusal, keys: keys, connection: connection)

@@ -13,9 +13,9 @@
 /// ```
 ///
 /// Check values: `crc32("123456789") == 0xCBF43926`, `crc32("") == 0`.
-public enum ShardHash {
+package enum ShardHash {
   /// The CRC-32 of `bytes`.
-  public static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
+  package static func crc32(_ bytes: some Sequence<UInt8>) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in bytes {
       crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
@@ -24,7 +24,7 @@ public enum ShardHash {
   }
 
   /// The shard, in `0..<shardCount`, of a keystroke of `session` (nil: the unnamed session).
-  public static func shard(of session: String?, shardCount: Int) -> Int {
+  package static func shard(of session: String?, shardCount: Int) -> Int {
     Int(crc32((session ?? "").utf8) % UInt32(max(1, shardCount)))
   }
 

@@ -247,7 +247,7 @@ extension DocExamplesTests {
     let (checked, missing) = try await DocExamples.uncopied(
       in: [
         "README.md", "CONTRIBUTING.md", "docs/streams.md", "Sources/Streams",
-        "Sources/StreamsTesting",
+        "Sources/StreamsTesting", "Sources/LineIO",
       ],
       copiesIn: "Tests/StreamsTests")
     #expect(missing == [], "examples with no copy in Tests/StreamsTests")

@@ -30,9 +30,9 @@ public struct PipelineConfiguration: Sendable {
   /// How long a cached answer stays valid, in memory and on disk; nil keeps it until evicted.
   public var cacheTimeToLive: Duration?
   /// The shared tier (L2) behind the memory cache, shared across runs and processes, which also
-  /// holds the rate budget they share: an ``SQLiteStore`` for the processes of one machine; nil
-  /// keeps answers in memory only. Meant for network sources: an offline catalog gains nothing
-  /// from it.
+  /// holds the rate budget they share: an `SQLiteStore` (SQLiteStorage) for the processes of one
+  /// machine; nil keeps answers in memory only. Meant for network sources: an offline catalog
+  /// gains nothing from it.
   public var store: (any SharedStore)?
   /// Also emit each category's answer as it arrives (`partial` events) before `results`.
   public var progressive = false

@@ -39,36 +39,37 @@
 /// inside a string is not a raw NUL and is accepted. A term longer than ``maximumTermBytes``
 /// bytes of UTF-8 is invalid in either format.
 public enum InputLineParser {
-  /// The reasons `parse` gives for invalid lines.
-  public enum Reason {
+  /// The reasons `parse` gives for invalid lines: the text of `InputRecord.invalid`'s reason and
+  /// of the error event, which users see; the package's tests compare against them.
+  package enum Reason {
     /// The line holds a raw U+0000.
-    public static let nulByte = "NUL byte in line"
+    package static let nulByte = "NUL byte in line"
     /// The line starts like JSON but is not valid JSON.
-    public static let invalidJSON = "invalid JSON"
+    package static let invalidJSON = "invalid JSON"
     /// The JSON nests deeper than `maximumDepth`.
-    public static let tooDeep = "JSON nested deeper than 32 levels"
+    package static let tooDeep = "JSON nested deeper than 32 levels"
     /// The JSON is valid but not an object.
-    public static let notAnObject = "JSON value is not an object"
+    package static let notAnObject = "JSON value is not an object"
     /// The object has no `term`.
-    public static let missingTerm = "missing \"term\""
+    package static let missingTerm = "missing \"term\""
     /// `term` is null.
-    public static let nullTerm = "\"term\" is null"
+    package static let nullTerm = "\"term\" is null"
     /// `term` is not a string.
-    public static let termNotString = "\"term\" must be a string"
+    package static let termNotString = "\"term\" must be a string"
     /// `at_ms` is not a number.
-    public static let atNotNumber = "\"at_ms\" must be a number"
+    package static let atNotNumber = "\"at_ms\" must be a number"
     /// `at_ms` is negative.
-    public static let atNegative = "\"at_ms\" must not be negative"
+    package static let atNegative = "\"at_ms\" must not be negative"
     /// `at_ms` has a fraction.
-    public static let atFractional = "\"at_ms\" must be a whole number"
+    package static let atFractional = "\"at_ms\" must be a whole number"
     /// `at_ms` is above 2^53.
-    public static let atTooLarge = "\"at_ms\" must be at most 2^53"
+    package static let atTooLarge = "\"at_ms\" must be at most 2^53"
     /// `session` is not a string.
-    public static let sessionNotString = "\"session\" must be a string"
+    package static let sessionNotString = "\"session\" must be a string"
     /// A number other than `at_ms` is too large for any reader (`1e400`).
-    public static let numberOutOfRange = "a number in the line is too large to read"
+    package static let numberOutOfRange = "a number in the line is too large to read"
     /// The term has more than `maximumTermBytes` bytes of UTF-8.
-    public static let termTooLong = "term longer than \(InputLineParser.maximumTermBytes) bytes"
+    package static let termTooLong = "term longer than \(InputLineParser.maximumTermBytes) bytes"
   }
 
   /// The longest term accepted, in bytes of UTF-8: far beyond any search a person types, and

@@ -27,7 +27,7 @@ public struct Keystroke: Sendable, Equatable {
 /// A line's reading inside the parsers: the keystroke, or why the line is not one.
 typealias LineReading = Result<Keystroke, LineRefusal>
 
-/// Why a line is not a keystroke (one of ``InputLineParser/Reason``'s texts).
+/// Why a line is not a keystroke (one of the texts `InputLineParser` gives).
 struct LineRefusal: Error {
   let reason: String
   init(_ reason: String) { self.reason = reason }

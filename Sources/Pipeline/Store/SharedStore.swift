@@ -7,7 +7,7 @@
 ///
 /// Useful as ``PipelineConfiguration/store``: a second process answers from what the first fetched
 /// without a request, an expired answer is the fallback when the source fails, and one rate budget
-/// holds over every process. ``SQLiteStore`` keeps them in one file for the processes of a machine.
+/// holds over every process. `SQLiteStore` (SQLiteStorage) keeps them in one file for the processes of a machine.
 ///
 /// An implementation stores and fetches; it decides nothing. Whether a stored answer is fresh
 /// (`--cache-ttl`, on ``wallClock``), when an expired one is served, and when a budget has room

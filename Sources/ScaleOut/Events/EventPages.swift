@@ -47,7 +47,7 @@ struct StreamInfo: Equatable, Sendable {
 }
 
 /// What a reader missed in one shard.
-public enum EventGap: Sendable, Equatable {
+package enum EventGap: Sendable, Equatable {
   /// Events of `shard` trimmed (beyond the workers' `--events-kept`) before this reader read
   /// them: `count` of them, nil when the server cannot say (Redis before 7.0).
   case trimmed(shard: Int, count: Int?)

@@ -22,10 +22,10 @@ import Streams
 ///   `--events-kept`), and streams gone since they were read (Redis flushed, or restarted without
 ///   its data), are told to `missed` (``EventGap``), and reading goes on.
 /// - Cancellation: returns when `stop` fires.
-public final class EventReader: Sendable {
+package final class EventReader: Sendable {
   /// Keys remembered to drop repeats; repeats come within seconds of the original (a takeover),
   /// so the oldest are forgotten beyond this many.
-  public static let rememberedKeys = 1_000_000
+  package static let rememberedKeys = 1_000_000
   private static let page = 1_000
   /// How long a follower waiting for new events goes without looking at the streams themselves.
   private static let lookAgain = Duration.seconds(5)
@@ -39,7 +39,7 @@ public final class EventReader: Sendable {
 
   /// A reader of the deployment under `keys`; `missed` is told, for each page read, what this
   /// reader missed in the shards read (see ``EventGap``).
-  public init(
+  package init(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, options: RESPConnection.Options = RESPConnection.Options(),
     stop: CancellationSignal?, notice: @escaping @Sendable (LinkNotice) -> Void = { _ in },
     missed: @escaping @Sendable ([EventGap]) -> Void = { _ in }
@@ -53,7 +53,7 @@ public final class EventReader: Sendable {
   }
 
   /// Delivers the events (of `session` only, when given); see ``EventReader``.
-  public func run(follow: Bool, session: String?, deliver: (StoredEvent) -> Bool) throws {
+  package func run(follow: Bool, session: String?, deliver: (StoredEvent) -> Bool) throws {
     let first: RESPConnection
     do {
       first = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)

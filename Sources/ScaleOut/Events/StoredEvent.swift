@@ -2,22 +2,22 @@
 // language finds there, and the JSON line `events` prints.
 
 /// An entry of a `{prefix:shard}:events` stream.
-public struct StoredEvent: Sendable, Equatable {
+package struct StoredEvent: Sendable, Equatable {
   /// The shard whose stream holds it.
-  public let shard: Int
+  package let shard: Int
   /// Its stream id (`<ms>-<seq>`, the server's clock at the commit).
-  public let id: String
+  package let id: String
   /// Its idempotency key: the same for a repeat of the same event after a takeover.
-  public let key: String
+  package let key: String
   /// The event's type (`search`, `results`…).
-  public let type: String
+  package let type: String
   /// Its session; nil for the unnamed session.
-  public let session: String?
+  package let session: String?
   /// The event's JSON object as the tool writes it, with `seq` 0.
-  public let json: [UInt8]
+  package let json: [UInt8]
 
   /// Creates a stored event.
-  public init(shard: Int, id: String, key: String, type: String, session: String?, json: [UInt8]) {
+  package init(shard: Int, id: String, key: String, type: String, session: String?, json: [UInt8]) {
     self.shard = shard
     self.id = id
     self.key = key
@@ -27,7 +27,7 @@ public struct StoredEvent: Sendable, Equatable {
   }
 
   /// The JSON line to print: `seq` set to `seq`, then a newline.
-  public func line(seq: Int) -> [UInt8] {
+  package func line(seq: Int) -> [UInt8] {
     let marker = Array(",\"seq\":0,".utf8)
     var output: [UInt8] = []
     output.reserveCapacity(json.count + 12)

@@ -27,16 +27,16 @@ import Synchronization
 ///   ``PublishOutcome`` says how many were and which input line to resume from.
 /// - Cancellation: ``stop()`` ends the sender at once, ``stop(after:)`` once a grace period has
 ///   passed; keystrokes not acknowledged by then are not sent (the outcome says from where).
-public final class KeystrokePublisher: Sendable {
+package final class KeystrokePublisher: Sendable {
   /// Keystrokes queued beyond which `publish` waits.
-  public static let queueLimit = 50_000
+  package static let queueLimit = 50_000
   /// Keystrokes sent in one round trip at most.
   static let batchLimit = 5_000
   /// How often the stored shard count is checked (and stored again if Redis lost it).
   static let confirmEvery = Duration.seconds(1)
 
   /// The shards of the deployment.
-  public let shardCount: Int
+  package let shardCount: Int
   private let endpoint: RedisEndpoint
   private let keys: ScaleOutKeys
   /// Each shard's keystroke stream, named once.
@@ -72,7 +72,7 @@ public final class KeystrokePublisher: Sendable {
   ///
   /// - Throws: ``ScaleOutError`` when Redis cannot be reached, is out of memory, or the shard
   ///   count conflicts; `CancellationError` when `stop` fires first.
-  public static func connect(
+  package static func connect(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, requestedShards: Int?,
     options: RESPConnection.Options = RESPConnection.Options(), stoppingOn stop: CancellationSignal? = nil,
     notice: @escaping @Sendable (LinkNotice) -> Void = { _ in },
@@ -92,7 +92,7 @@ public final class KeystrokePublisher: Sendable {
   /// task is cancelled (the keystroke stays queued either way). False once the publisher has
   /// ended: nothing more will be sent, and reading can stop.
   @discardableResult
-  public func publish(_ keystroke: Keystroke, line: Int? = nil) async -> Bool {
+  package func publish(_ keystroke: Keystroke, line: Int? = nil) async -> Bool {
     let (open, full) = state.withLock { state in
       (state.enqueue(PendingKeystroke(keystroke: keystroke, line: line)), state.isFull)
     }
@@ -115,7 +115,7 @@ public final class KeystrokePublisher: Sendable {
   /// ended (stopped, or a failure), or `limit` passed (then the publisher is stopped: what is
   /// left is not sent); the outcome says how many were stored.
   @discardableResult
-  public func finish(within limit: Duration? = nil) async -> PublishOutcome {
+  package func finish(within limit: Duration? = nil) async -> PublishOutcome {
     arrived.signal()
     if let limit { stop(after: limit) }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -127,23 +127,23 @@ public final class KeystrokePublisher: Sendable {
   }
 
   /// How it went so far: published, stored, where to resume, and the failure if one ended it.
-  public var outcome: PublishOutcome { state.withLock { $0.outcome } }
+  package var outcome: PublishOutcome { state.withLock { $0.outcome } }
 
   /// Runs `action` once the sender has ended, by a stop or a failure (at once if it has): a
   /// reader of the input can stop reading then.
-  public func whenEnded(_ action: @escaping @Sendable () -> Void) {
+  package func whenEnded(_ action: @escaping @Sendable () -> Void) {
     let registered = state.withLock { $0.whenEnded(action) }
     if !registered { action() }
   }
 
   /// Ends the sender at once.
-  public func stop() {
+  package func stop() {
     stopSignal.signal()
   }
 
   /// Ends the sender once `grace` has passed, unless ``finish(within:)`` has returned by then:
   /// what a stop request allows for sending what was read.
-  public func stop(after grace: Duration) {
+  package func stop(after grace: Duration) {
     Thread.detachNewThread { [self] in
       if !StopWait.wait(for: grace, clock: ContinuousClock(), stop: drained) { stop() }
     }

@@ -10,22 +10,22 @@ import RESP
 ///   print("\(outcome.stored) of \(outcome.published) stored; resume from input line \(line)")
 /// }
 /// ```
-public struct PublishOutcome: Sendable, Equatable {
+package struct PublishOutcome: Sendable, Equatable {
   /// Keystrokes handed to ``KeystrokePublisher/publish(_:line:)``.
-  public var published: Int
+  package var published: Int
   /// Keystrokes Redis acknowledged (appended to their streams).
-  public var stored: Int
+  package var stored: Int
   /// The input line of the first keystroke not acknowledged: every keystroke of an earlier line
   /// was stored. Nil when every keystroke was, or when they were published without lines.
   /// Keystrokes after it may have been stored too (delivery is at least once: resuming there
   /// repeats them, which changes no search).
-  public var resumeLine: Int?
+  package var resumeLine: Int?
   /// Why the publisher ended before every keystroke was stored; nil when none went wrong (all
   /// stored, or stopped by ``KeystrokePublisher/stop()``).
-  public var failure: PublishFailure?
+  package var failure: PublishFailure?
 
   /// An outcome.
-  public init(published: Int, stored: Int, resumeLine: Int?, failure: PublishFailure?) {
+  package init(published: Int, stored: Int, resumeLine: Int?, failure: PublishFailure?) {
     self.published = published
     self.stored = stored
     self.resumeLine = resumeLine
@@ -33,10 +33,10 @@ public struct PublishOutcome: Sendable, Equatable {
   }
 
   /// Whether every keystroke published was stored.
-  public var isComplete: Bool { stored >= published && failure == nil }
+  package var isComplete: Bool { stored >= published && failure == nil }
 
   /// `1234 of 5000 keystrokes stored; resume from input line 1241`, for a message.
-  public var storedText: String {
+  package var storedText: String {
     let stored = "\(stored) of \(published) keystroke\(published == 1 ? "" : "s") stored"
     guard let resumeLine else { return stored }
     return stored + "; resume from input line \(resumeLine)"
@@ -44,7 +44,7 @@ public struct PublishOutcome: Sendable, Equatable {
 }
 
 /// Why a ``KeystrokePublisher`` ended before every keystroke was stored.
-public enum PublishFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PublishFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// Redis refused a keystroke because it is out of memory (`maxmemory` reached under the
   /// `noeviction` policy): a temporary failure, the same keystrokes can be published once it has
   /// room.
@@ -65,7 +65,7 @@ public enum PublishFailure: Error, Sendable, Equatable, CustomStringConvertible 
   }
 
   /// One line, without the address.
-  public var description: String {
+  package var description: String {
     switch self {
     case .outOfMemory(let message): "out of memory (\(message))"
     case .refused(let message): "refused a keystroke: \(message)"

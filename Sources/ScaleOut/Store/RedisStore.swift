@@ -36,17 +36,17 @@ import Synchronization
 ///   of that). A reply that is not what a command returns (a foreign key type, garbage) turns the
 ///   store off: `report` gets one line saying why, and the worker goes on with its own cache and
 ///   `--rate-limit` alone.
-public final class RedisStore: SharedStore {
+package final class RedisStore: SharedStore {
   /// How long an answer is kept after it was saved: the offline fallback's horizon. 7 days.
-  public static let retention: Duration = .seconds(7 * 86_400)
+  package static let retention: Duration = .seconds(7 * 86_400)
   /// How many times a reservation is decided again after another worker's changed the budget
   /// before this one reports busy (and is asked again by the budget).
   static let reservationAttempts = 8
 
   /// Most answers kept; the least recently used beyond are evicted.
-  public let capacity: Int
+  package let capacity: Int
   /// Milliseconds since 1970 on the server's clock (see the type's documentation).
-  public var wallClock: any WallClock { serverClock }
+  package var wallClock: any WallClock { serverClock }
   let serverClock = ServerWallClock()
   private let endpoint: RedisEndpoint
   let keys: ScaleOutKeys
@@ -58,7 +58,7 @@ public final class RedisStore: SharedStore {
 
   /// A store on `endpoint` under `keys`' prefix. Never throws: a store that cannot start its
   /// threads is returned off, after `report` was told why.
-  public init(
+  package init(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, capacity: Int = 10_000,
     options: RESPConnection.Options = RESPConnection.Options(),
     report: @escaping @Sendable (String) -> Void = { _ in }
@@ -85,10 +85,10 @@ public final class RedisStore: SharedStore {
   }
 
   /// Whether the store is in use.
-  public var status: SharedStoreStatus { state.withLock { $0 } }
+  package var status: SharedStoreStatus { state.withLock { $0 } }
 
   /// The answer stored for `key`; nil on a miss, an unreadable value, or a server away.
-  public func answer(for key: StoreKey) async -> StoredAnswer? {
+  package func answer(for key: StoreKey) async -> StoredAnswer? {
     guard let reads, isOn else { return nil }
     let name = keys.answer(Self.name(of: key))
     let outcome = await reads.run { link -> Result<RESPValue, LinkFailure> in
@@ -113,7 +113,7 @@ public final class RedisStore: SharedStore {
   }
 
   /// Hands the answer to the writer thread; returns at once.
-  public func save(_ items: [Category: [SearchItem]], fetchedAt: Int64, for key: StoreKey) {
+  package func save(_ items: [Category: [SearchItem]], fetchedAt: Int64, for key: StoreKey) {
     guard let writes, isOn else { return }
     let name = keys.answer(Self.name(of: key))
     let value = Self.encodeAnswer(StoredAnswer(items: items, fetchedAt: fetchedAt))
@@ -135,7 +135,7 @@ public final class RedisStore: SharedStore {
   }
 
   /// Hands "used at `instant`" to the writer thread (for the least-recently-used order).
-  public func markUsed(_ key: StoreKey, at instant: Int64) {
+  package func markUsed(_ key: StoreKey, at instant: Int64) {
     guard let writes, isOn else { return }
     let name = keys.answer(Self.name(of: key))
     let used = keys.answers
@@ -143,14 +143,14 @@ public final class RedisStore: SharedStore {
   }
 
   /// Hands "request `id` ended at `endedAt`" to the writer thread; returns at once.
-  public func finishRequest(_ id: String, inBudget name: String, endedAt: Int64) {
+  package func finishRequest(_ id: String, inBudget name: String, endedAt: Int64) {
     guard let writes, isOn else { return }
     let ended = keys.budgetEnds(name)
     writes.submit { [self] link in _ = write([RESPCommand("HSET", ended, id, endedAt)], on: link) }
   }
 
   /// Turns the store off for the rest of the run, reporting why once.
-  public func turnOff(because reason: String) {
+  package func turnOff(because reason: String) {
     let first = state.withLock { status -> Bool in
       guard case .on = status else { return false }
       status = .off(reason: reason)
@@ -160,7 +160,7 @@ public final class RedisStore: SharedStore {
   }
 
   /// Returns once every write handed over so far has been sent and answered (or dropped).
-  public func flush() async {
+  package func flush() async {
     guard let writes else { return }
     await writes.run { _ in }
   }

@@ -9,7 +9,7 @@ import Synchronization
 extension RedisStore {
   /// Reads budget `name` under `WATCH`, decides, and records in `MULTI`/`EXEC`; decided again
   /// when another worker changed the budget in between.
-  public func reserve<Decision: Sendable>(
+  package func reserve<Decision: Sendable>(
     inBudget name: String, since: Int64, _ decide: ([BudgetEntry]) -> (Decision, record: BudgetEntry?)
   ) async throws(SharedStoreFailure) -> Decision {
     guard let reads else { throw .off }

@@ -28,7 +28,7 @@ import Streams
 ///   (for at most 2 s), every lease is given back and the worker leaves the live set; then the
 ///   pipeline is cancelled (its searches in flight are not committed: the shards' next owners
 ///   process their keystrokes again) and its summary returned.
-public final class ScaleOutWorker: Sendable {
+package final class ScaleOutWorker: Sendable {
   private let endpoint: RedisEndpoint
   private let keys: ScaleOutKeys
   private let requestedShards: Int?
@@ -38,7 +38,7 @@ public final class ScaleOutWorker: Sendable {
 
   /// A worker of the deployment under `keys` on `endpoint`; `requestedShards` is checked
   /// against the stored count (or stored, for a new prefix).
-  public init(
+  package init(
     endpoint: RedisEndpoint, keys: ScaleOutKeys, requestedShards: Int? = nil, settings: WorkerSettings,
     notice: @escaping @Sendable (LinkNotice) -> Void = { _ in },
     report: @escaping @Sendable (WorkerReport) -> Void = { _ in }
@@ -57,7 +57,7 @@ public final class ScaleOutWorker: Sendable {
   ///
   /// - Throws: ``ScaleOutError`` when Redis cannot be reached at the start, is out of memory, or
   ///   the shard count conflicts; `CancellationError` when `stop` fired before Redis answered.
-  public func run(
+  package func run(
     configuration: PipelineConfiguration, source makeSource: () -> any SearchSource, stop: CancellationSignal,
     wallClock: any WallClock = SystemWallClock()
   ) async throws -> RunSummary {

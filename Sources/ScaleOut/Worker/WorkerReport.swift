@@ -1,7 +1,7 @@
 // What a worker reports about its shards, for a `--verbose` log; the library prints nothing.
 
 /// A change in what a worker holds, or a refusal worth knowing about.
-public enum WorkerReport: Sendable, Equatable, CustomStringConvertible {
+package enum WorkerReport: Sendable, Equatable, CustomStringConvertible {
   /// The worker took shard `shard` with the lease `lease` (`<token>:<worker>`).
   case acquired(shard: Int, lease: String)
   /// The worker gave the shard back to balance the load, or on shutdown.
@@ -19,7 +19,7 @@ public enum WorkerReport: Sendable, Equatable, CustomStringConvertible {
   case trimmed(shard: Int, count: Int)
 
   /// One log line, e.g. `[worker] acquired shard 3 (lease 17:w1)`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .acquired(let shard, let lease): "[worker] acquired shard \(shard) (lease \(lease))"
     case .released(let shard): "[worker] released shard \(shard)"

@@ -2,27 +2,27 @@
 import RESP
 
 /// How a worker runs on Redis.
-public struct WorkerSettings: Sendable, Equatable {
+package struct WorkerSettings: Sendable, Equatable {
   /// The worker's name: its consumer name in the groups and its member in the live set. Two
   /// live workers must not share one. Default `<host>-<pid>`.
-  public var name: String
+  package var name: String
   /// How long a shard's lease lasts without renewal: a dead worker's shards move after at most
   /// this. Renewed every tenth of it. Default 5 s.
-  public var lease: Duration
+  package var lease: Duration
   /// Events kept per shard (older ones trimmed, approximately, as Redis trims). Default 10,000.
-  public var eventsKept: Int
+  package var eventsKept: Int
   /// Keystrokes read per shard per round. Default 1,000.
-  public var readBatch: Int
+  package var readBatch: Int
   /// Events waiting for their commit beyond which the reader stops reading. Default 20,000.
-  public var outboxLimit: Int
+  package var outboxLimit: Int
   /// Bytes of events waiting for their commit beyond which the reader stops reading (a results
   /// event of 75 items is about 10 KB). Default 8 MiB.
-  public var outboxBytes: Int
+  package var outboxBytes: Int
   /// Timeouts of each connection.
-  public var connection: RESPConnection.Options
+  package var connection: RESPConnection.Options
 
   /// Settings with every default but the name.
-  public init(
+  package init(
     name: String, lease: Duration = .seconds(5), eventsKept: Int = 10_000, readBatch: Int = 1_000,
     outboxLimit: Int = 20_000, outboxBytes: Int = 8 << 20,
     connection: RESPConnection.Options = RESPConnection.Options()

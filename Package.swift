@@ -60,7 +60,7 @@ let package = Package(
       name: "stream-search-bench",
       dependencies: [
         "Streams", "LineIO", "Pipeline", "Catalog", "SQLiteStorage", "CatalogFiller", "TestSupport", "RESP", "ScaleOut",
-        "CatalogQueries",
+        "CatalogQueries", "WebServer",
       ]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),

@@ -18,7 +18,7 @@ struct BenchOptions: Sendable {
   /// The 200,000-keystroke recording, if given.
   var tracePath: String?
   /// Only these sections (nil: the default set): operators, lines, virtual, replay, catalog,
-  /// cache, disk, binary, engine, interactive, signals, cancel, scaleout.
+  /// cache, disk, binary, engine, interactive, signals, cancel, scaleout, webserver.
   var sections: Set<String>?
   /// Also measure the operators over the standard library's AsyncStream ("operators"): a
   /// reference row for the stdlib, not our code, and a third of the run's time.
@@ -36,7 +36,8 @@ struct BenchOptions: Sendable {
       --runs <n>         Timed runs per figure (default: 5).
       --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
       --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, cache,
-                         disk, binary, engine, interactive, signals, cancel, scaleout.
+                         disk, binary, engine, interactive, signals, cancel, scaleout,
+                         webserver.
       -h, --help         Show help information.
     """
 

@@ -26,7 +26,12 @@ import Pipeline
 ///    Christopher Nolan's films after any film titled "Nolan…");
 /// 5. to 8., only when tiers 1–4 find nothing in the category: 1 to 4 again with typos allowed,
 ///    where a name word matches a query word it equals or is a typo of (for the name tiers, the
-///    last word as in tier 2: it may also be a typo of the start of the name word).
+///    last word as in tier 2: it may also be a typo of the start of the name word). A query of
+///    one word of four or five letters that starts no word of the category's names but starts
+///    one of the catalog's (another category's) matches nothing through a typo: it is a real
+///    word typed where it names nothing, not a misspelling ("jedi" does not fill the songs with
+///    "Medi…"; "rogan" does not put *Logan* first among films), while "lizo", which is no word,
+///    finds Lizzo. With other words beside it, they say what is meant ("joe rogen").
 ///
 /// Within a tier, by popularity (highest first), then id (lowest first). Typos come last and
 /// only as a last resort, so that a misspelling never pushes a near-miss under real matches:
@@ -50,15 +55,27 @@ enum CatalogRanking {
   static let firstTypoTier = 5
 
   /// The ids of the best `limit` of `candidates` for `query`, by the rule above.
-  /// `respellings`: the query's (`respellings(of:dictionary:)`); nil to find them among the
-  /// words of `candidates`.
+  /// `dictionary`: every word of the category's names, sorted, each once (the query's
+  /// respellings are made of them); nil for the words of `candidates`. `catalogStarts`: whether
+  /// a word of the whole catalog starts with a word (`isGuardedTypo`); nil for `dictionary`.
   static func answer(
-    _ query: CatalogQuery, in candidates: [Candidate], limit: Int, respellings: [CatalogQuery]? = nil
+    _ query: CatalogQuery, in candidates: [Candidate], limit: Int, dictionary: [FoldedWord]? = nil,
+    catalogStarts: ((FoldedWord) -> Bool)? = nil
   ) -> [Int] {
     guard !query.isEmpty, limit > 0 else { return [] }
-    let respellings = respellings ?? Self.respellings(of: query, dictionary: dictionary(of: candidates))
+    let own = dictionary ?? Self.dictionary(of: candidates)
+    let respellings = Self.respellings(of: query, dictionary: own)
+    let ownStarts = { (word: FoldedWord) in startsSomeWord(word, in: own) }
+    let guarded = Set(
+      query.words.indices.filter { number in
+        let startsHere =
+          ownStarts(query.words[number]) || (number == query.words.count - 1 && ownStarts(query.lastAsTyped))
+        return isGuardedTypo(
+          query.words[number], of: query.words.count, startsAWordHere: startsHere,
+          catalogStarts: catalogStarts ?? ownStarts)
+      })
     var ranked = candidates.compactMap { candidate -> (tier: Int, respelt: Int, popularity: Int, id: Int)? in
-      var best = tier(of: query, in: candidate.forms).map { (tier: $0, respelt: 0) }
+      var best = tier(of: query, in: candidate.forms, guarded: guarded).map { (tier: $0, respelt: 0) }
       for respelling in respellings {
         guard let found = tier(of: respelling, in: candidate.forms), found <= 2 else { continue }
         if best.map({ (found, 1) < ($0.tier, $0.respelt) }) ?? true { best = (found, 1) }
@@ -78,28 +95,48 @@ enum CatalogRanking {
 
   /// The respellings of `query` by the words of `dictionary` (sorted, each once).
   static func respellings(of query: CatalogQuery, dictionary: [FoldedWord]) -> [CatalogQuery] {
-    // The first word not before `word`: where `word` is, and where the words it starts begin.
-    func first(notBefore word: FoldedWord) -> Int {
-      var (low, high) = (0, dictionary.count)
-      while low < high {
-        let middle = (low + high) / 2
-        if dictionary[middle].lexicographicallyPrecedes(word) { low = middle + 1 } else { high = middle }
-      }
-      return low
-    }
-    return query.respellings(
+    query.respellings(
       isWord: { word in
-        let at = first(notBefore: word)
+        let at = firstWord(notBefore: word, in: dictionary)
         return at < dictionary.count && dictionary[at] == word
       },
-      startsWord: { word in
-        let at = first(notBefore: word)
-        return at < dictionary.count && dictionary[at].starts(with: word)
-      })
+      startsWord: { startsSomeWord($0, in: dictionary) })
+  }
+
+  /// Whether a word of `dictionary` (sorted, each once) starts with `prefix` or is it.
+  static func startsSomeWord(_ prefix: FoldedWord, in dictionary: [FoldedWord]) -> Bool {
+    let at = firstWord(notBefore: prefix, in: dictionary)
+    return at < dictionary.count && dictionary[at].starts(with: prefix)
+  }
+
+  /// The first word of `dictionary` (sorted) not before `word`: where `word` is, and where the
+  /// words it starts begin.
+  private static func firstWord(notBefore word: FoldedWord, in dictionary: [FoldedWord]) -> Int {
+    var (low, high) = (0, dictionary.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if dictionary[middle].lexicographicallyPrecedes(word) { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The lengths of a query word whose typos are guarded (`isGuardedTypo`).
+  static let guardedTypoLengths = 4...5
+
+  /// Whether query word `word`, of a query of `wordCount` words, matches nothing through a typo:
+  /// it is the only word, has a length of `guardedTypoLengths`, starts no word of the category
+  /// (`startsAWordHere` false) and starts a word of the catalog (`catalogStarts`).
+  static func isGuardedTypo(
+    _ word: FoldedWord, of wordCount: Int, startsAWordHere: Bool, catalogStarts: (FoldedWord) -> Bool
+  ) -> Bool {
+    wordCount == 1 && guardedTypoLengths.contains(word.count) && !startsAWordHere && catalogStarts(word)
   }
 
   /// The tier (1–8) of an item with name forms `forms` for `query`; nil when it does not match.
-  static func tier(of query: CatalogQuery, in forms: [(words: [FoldedWord], isPrimary: Bool)]) -> Int? {
+  /// The query words numbered in `guarded` match no word through a typo.
+  static func tier(
+    of query: CatalogQuery, in forms: [(words: [FoldedWord], isPrimary: Bool)], guarded: Set<Int> = []
+  ) -> Int? {
     let words = query.words
     let last = words.count - 1
     let primary = forms.filter(\.isPrimary).map(\.words)
@@ -107,10 +144,12 @@ enum CatalogRanking {
     func equals(_ index: Int, _ word: FoldedWord) -> Bool { word == words[index] }
     func starts(_ index: Int, _ word: FoldedWord) -> Bool { query.word(index, starts: word) }
     func equalsOrTypo(_ index: Int, _ word: FoldedWord) -> Bool {
-      word == words[index] || isTypo(words[index], of: word)
+      word == words[index] || (!guarded.contains(index) && isTypo(words[index], of: word))
     }
     func startsOrTypo(_ index: Int, _ word: FoldedWord) -> Bool {
-      starts(index, word) || (index == last ? isTypo(words[index], ofPrefixOf: word) : isTypo(words[index], of: word))
+      starts(index, word)
+        || (!guarded.contains(index)
+          && (index == last ? isTypo(words[index], ofPrefixOf: word) : isTypo(words[index], of: word)))
     }
     // A name that is the query: as many words, each matching the query word at its position.
     func isQuery(_ name: [FoldedWord], _ matches: (Int, FoldedWord) -> Bool) -> Bool {

@@ -89,7 +89,9 @@ extension CatalogSearch {
   /// fills what is left, since it visits items best first.
   func collectTypoMatches(into ranks: inout TieredRanks) {
     let last = query.words.count - 1
-    let allowances = query.words.map { CatalogRanking.typoAllowance(forLength: $0.count) }
+    let allowances = query.words.indices.map { number in
+      isGuardedTypo(number) ? 0 : CatalogRanking.typoAllowance(forLength: query.words[number].count)
+    }
     // A word allowed no typo that starts no word ends the search before any walk of the trie.
     guard allowances.indices.allSatisfy({ allowances[$0] > 0 || !starts[$0].isEmpty }) else { return }
     // With no typo allowed in any word, tiers 5–8 are tiers 1–4 again, which found nothing
@@ -181,6 +183,15 @@ extension CatalogSearch {
     for (number, tier) in [exactNames, startingNames, primaryWords, allWords].enumerated() {
       ranks.append(contentsOf: tier.prefix(limit - ranks.count), tier: UInt8(CatalogRanking.firstTypoTier + number))
     }
+  }
+
+  /// Whether query word `number` may not match through a typo here
+  /// (`CatalogRanking.isGuardedTypo`): a query's one short word that starts no word of this
+  /// index but one of the catalog's.
+  private func isGuardedTypo(_ number: Int) -> Bool {
+    CatalogRanking.isGuardedTypo(
+      query.words[number], of: query.words.count, startsAWordHere: !starts[number].isEmpty,
+      catalogStarts: index.typoSearch.trie.hasWord(startingWith:))
   }
 
   /// The words each query word matches in the typo tiers.

@@ -147,6 +147,21 @@ struct WordTrie: Sendable {
     } ?? []
   }
 
+  /// Whether some word of the trie starts with `prefix` (or is it): one path down from the root.
+  func hasWord(startingWith prefix: FoldedWord) -> Bool {
+    let nodes = nodes.buffer
+    guard nodes.count > 1 else { return false }
+    var node = 0
+    for letter in prefix {
+      var child = Int(nodes[node].first_child)
+      let stop = Int(nodes[node + 1].first_child)
+      while child < stop && nodes[child].letter != letter { child += 1 }
+      guard child < stop else { return false }
+      node = child
+    }
+    return true
+  }
+
   private func walk(_ automaton: TypoAutomaton, prefix: Bool, categories: UInt64) -> [Range<Int32>] {
     var found: [Range<Int32>] = []
     // A walk reads a few hundred nodes: they are read without bounds checks, and the path (one

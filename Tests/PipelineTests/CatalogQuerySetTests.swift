@@ -57,6 +57,7 @@ import Testing
       let catalog = BuiltInCatalog.shared
       let source = CatalogSource()
       let names = catalog.foldedNames()
+      let catalogWords = names.words.sorted { $0.lexicographicallyPrecedes($1) }
       for category in [Category.music, .movies, .podcasts] {
         let candidates = (0..<catalog.count).filter { catalog.category(at: $0) == category }.map { position in
           CatalogRanking.Candidate(store: catalog, position: position, names: names, category: category)
@@ -64,7 +65,7 @@ import Testing
         // The definition ranks only the items some tier may match (NarrowedRanking, checked
         // against the whole definition in CatalogReferenceTests); every item would take minutes
         // in a debug build.
-        let definition = NarrowedRanking(candidates)
+        let definition = NarrowedRanking(candidates, catalogWords: catalogWords)
         for (number, query) in Self.queries.enumerated() where query.category == category && number % 5 == 0 {
           let indexed = try await source.search(SearchRequest(term: query.term, category: category, limit: 10))
           let defined = definition.answer(CatalogQuery(query.term), limit: 10)

@@ -18,7 +18,17 @@ import Testing
   private static let largeSource = CatalogSource(items: largeItems)
   /// The definition over the large catalog, ranking for each query only the candidates that
   /// some tier may match (the small catalog's test checks that this changes no answer).
-  private static let largeRankings = rankingCandidates(largeItems).mapValues(NarrowedRanking.init)
+  private static let largeRankings = narrowedRankings(rankingCandidates(largeItems))
+  /// Every word of the small catalog's names, all categories together.
+  private static let catalogWords = CatalogRanking.dictionary(of: candidates.values.flatMap { $0 })
+
+  /// A `NarrowedRanking` per category, which knows the words of the other categories too.
+  private static func narrowedRankings(
+    _ candidates: [Category: [CatalogRanking.Candidate]]
+  ) -> [Category: NarrowedRanking] {
+    let words = CatalogRanking.dictionary(of: candidates.values.flatMap { $0 })
+    return candidates.mapValues { NarrowedRanking($0, catalogWords: words) }
+  }
 
   private static func rankingCandidates(_ items: [SearchItem]) -> [Category: [CatalogRanking.Candidate]] {
     var candidates: [Category: [CatalogRanking.Candidate]] = [:]
@@ -34,12 +44,14 @@ import Testing
   // the larger catalogs rely on.
   @Test func indexedSearchAgreesWithABruteForceRanking() async throws {
     try await OwnThread.running {
-      let narrowed = Self.candidates.mapValues(NarrowedRanking.init)
+      let narrowed = Self.narrowedRankings(Self.candidates)
+      let catalogStarts = { (word: FoldedWord) in CatalogRanking.startsSomeWord(word, in: Self.catalogWords) }
       var compared = 0
       for (term, category) in Self.queries() {
         let request = SearchRequest(term: term, category: category, limit: 10)
         let indexed = try await Self.source.search(request).map(\.id)
-        let ranking = CatalogRanking.answer(CatalogQuery(term), in: Self.candidates[category] ?? [], limit: .max)
+        let ranking = CatalogRanking.answer(
+          CatalogQuery(term), in: Self.candidates[category] ?? [], limit: .max, catalogStarts: catalogStarts)
         #expect(indexed == Array(ranking.prefix(10)), "\(term) [\(category)]")
         let narrowedRanking = narrowed[category]?.answer(CatalogQuery(term), limit: .max) ?? []
         #expect(narrowedRanking == ranking, "narrowed: \(term) [\(category)]")

@@ -18,10 +18,14 @@ struct NarrowedRanking {
   private let words: [FoldedWord]
   /// The same words, sorted, for the query's respellings.
   private let dictionary: [FoldedWord]
+  /// Every word of the catalog, for the guarded typos; nil for `dictionary`.
+  private let catalogWords: [FoldedWord]?
   /// For each candidate, the numbers (in `words`) of the words of its names.
   private let wordsOfCandidate: [[Int]]
 
-  init(_ candidates: [CatalogRanking.Candidate]) {
+  /// `catalogWords`: every word of the catalog's names, all categories, sorted, each once; nil
+  /// when the candidates are the whole catalog.
+  init(_ candidates: [CatalogRanking.Candidate], catalogWords: [FoldedWord]? = nil) {
     var numbers: [FoldedWord: Int] = [:]
     var words: [FoldedWord] = []
     var wordsOfCandidate: [[Int]] = []
@@ -44,6 +48,7 @@ struct NarrowedRanking {
     self.candidates = candidates
     self.words = words
     dictionary = words.sorted { $0.lexicographicallyPrecedes($1) }
+    self.catalogWords = catalogWords
     self.wordsOfCandidate = wordsOfCandidate
   }
 
@@ -75,7 +80,10 @@ struct NarrowedRanking {
     var kept = Set(possibleMatches(for: query).map(\.id))
     for respelling in respellings { kept.formUnion(possibleMatches(for: respelling).map(\.id)) }
     let possible = candidates.filter { kept.contains($0.id) }
-    return CatalogRanking.answer(query, in: possible, limit: limit, respellings: respellings)
+    let catalog = catalogWords
+    return CatalogRanking.answer(
+      query, in: possible, limit: limit, dictionary: dictionary,
+      catalogStarts: catalog.map { words in { CatalogRanking.startsSomeWord($0, in: words) } })
   }
 
   /// Whether query word `index` matches `word` in any way a tier of the rule matches a word:

@@ -78,8 +78,9 @@ case .search(let options):
     exit(ExitStatus.ioError.rawValue)
   }
   refuseClosedOutput(log)
-  // The interactive screen reads its keys from /dev/tty, not from descriptor 0.
-  if options.inputPath == nil, !options.interactive, standardDescriptors.inputWasClosed {
+  // The interactive screen reads its keys from /dev/tty, not from descriptor 0; terms given as
+  // arguments read nothing.
+  if options.inputPath == nil, !options.interactive, options.readsInput, standardDescriptors.inputWasClosed {
     log.error(StandardDescriptors.closedInputMessage)
     exit(ExitStatus.noInput.rawValue)
   }
@@ -95,10 +96,12 @@ case .search(let options):
   // A replay of the catalog makes its events as fast as it can: batched. A replay of a network
   // source waits for real answers between them, and each is written when it comes.
   let output = EventOutput(
-    writer: writer, format: options.format, statsLog: options.stats ? log : nil,
+    writer: writer, format: options.format, statsLog: options.stats && options.oneShot == nil ? log : nil,
     pace: options.replay && options.source == .catalog ? .batched : .prompt)
   let status: ExitStatus
-  if options.interactive {
+  if let oneShot = options.oneShot {
+    status = await OneShotCommand(setup: setup, output: output, log: log, stop: stop).run(oneShot)
+  } else if options.interactive {
     status = await InteractiveCommand(setup: setup, log: log, stop: stop).run()
   } else if options.replay {
     status = ReplayCommand(setup: setup, output: output, log: log, stop: stop).run()

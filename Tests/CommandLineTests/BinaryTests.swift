@@ -41,7 +41,7 @@ import Testing
         "--replay --follow --input keys.fifo",
         // A first-time user's slips: a mistyped subcommand, help for one, a term or a file as an
         // argument, and --record where there is no screen to record.
-        "recrod", "help recrod", "taylor", "keys.txt", "--record session.jsonl",
+        "recrod", "help recrod", "taylor --replay", "keys.txt", "--record session.jsonl",
       ].contains($0.testDescription)
     })
   func usageErrorGoesToStandardErrorWithStatus64(golden: Golden.ErrorCase) async throws {

@@ -215,10 +215,8 @@ func webAddress(_ text: String) -> URL {
     #expect(try CommandLineParser.parse(["--version"], stdoutIsTerminal: false) == version)
     #expect(try CommandLineParser.parse(["x", "--version"], stdoutIsTerminal: false) == version)
     #expect(try CommandLineParser.parse(["--version", "--help"], stdoutIsTerminal: false) == version)
-    // After `--` nothing is an option, not even `--help`.
-    #expect(throws: UsageError(error: .unexpectedArgument("--help"), command: .search)) {
-      try CommandLineParser.parse(["--", "--help"], stdoutIsTerminal: false)
-    }
+    // After `--` nothing is an option, not even `--help`: it is a term to search.
+    #expect(try searchOptions(["--", "--help"]).oneShot == .terms(["--help"]))
   }
 
   @Test func recordTakesOnlyAnInputAndFollow() throws {

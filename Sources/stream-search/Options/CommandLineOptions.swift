@@ -82,6 +82,23 @@ struct CommandLineOptions: Equatable, Sendable {
   var recordPath: String?
   /// Where diagnostics go instead of standard error.
   var logPath: String?
+  /// Terms searched once each, with their `results` (or `error`) written in order and nothing
+  /// else: `stream-search TERM…` or `--each`; nil for the search-as-you-type run.
+  var oneShot: OneShot?
+
+  /// Whether the run reads lines (all but a search of terms given as arguments).
+  var readsInput: Bool {
+    guard case .terms = oneShot else { return true }
+    return false
+  }
+
+  /// What a one-shot run searches.
+  enum OneShot: Equatable, Sendable {
+    /// These terms, given as arguments.
+    case terms([String])
+    /// Every input line, in input order.
+    case eachLine
+  }
 }
 
 /// What `stream-search record [--input PATH] [--follow]` was asked to do.

@@ -36,6 +36,9 @@ enum CommandLineParser {
       }
     }
 
+    /// The usage lines of the one-shot search, which help lists after the search's own.
+    static let oneShotUsages = ["\(toolName) [search] TERM… [options]", "\(toolName) --each [--input PATH] [options]"]
+
     /// The usage line, without `Usage: `.
     var usage: String {
       switch self {
@@ -91,7 +94,10 @@ enum CommandLineParser {
     _ arguments: [String], stdoutIsTerminal: Bool, stdinIsTerminal: Bool = false, notUTF8: Set<Int> = []
   ) throws(UsageError) -> Invocation {
     let command = Command.subcommand(arguments.first) ?? .search
-    let words = command == .search ? arguments : Array(arguments.dropFirst())
+    // `stream-search search TERM…` names the default command: its terms are never taken for a
+    // mistyped subcommand.
+    let explicitSearch = command == .search && arguments.first == Command.search.rawValue
+    let words = command == .search && !explicitSearch ? arguments : Array(arguments.dropFirst())
     if command == .help { return try help(words) }
     let skipped = arguments.count - words.count
     for word in words.prefix(while: { $0 != "--" }) {
@@ -99,9 +105,14 @@ enum CommandLineParser {
       if word == "--version" { return .version("\(toolName) \(version)\n") }
     }
     do throws(CommandLineError) {
-      if command == .search, let first = words.first, !first.hasPrefix("-") { throw misplaced(first) }
+      if command == .search, !explicitSearch, let first = words.first, !first.hasPrefix("-"),
+        let misplaced = misplaced(first)
+      {
+        throw misplaced
+      }
       let draft = try scan(
-        words, options: command.groups.flatMap(\.options), notUTF8: Set(notUTF8.map { $0 - skipped }))
+        words, options: command.groups.flatMap(\.options), notUTF8: Set(notUTF8.map { $0 - skipped }),
+        acceptsTerms: command == .search)
       switch command {
       case .record:
         let options = draft.options
@@ -110,7 +121,9 @@ enum CommandLineParser {
         }
         return .record(RecordOptions(inputPath: options.inputPath, follow: options.follow))
       case .search:
-        return .search(try resolve(draft, stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: stdinIsTerminal))
+        var options = try resolve(draft, stdoutIsTerminal: stdoutIsTerminal, stdinIsTerminal: stdinIsTerminal)
+        try resolveOneShot(draft, into: &options, explicit: explicitSearch)
+        return .search(options)
       case .publish, .worker, .events:
         return try resolveScaleOut(command, draft)
       case .help:
@@ -137,18 +150,51 @@ enum CommandLineParser {
     }
   }
 
-  /// What a first word that is no option and no subcommand was most likely meant as: a mistyped
-  /// subcommand, a file to read (`--input`), or a term to search, which comes from the input.
-  private static func misplaced(_ word: String) -> CommandLineError {
+  /// What a first word that is no option and no subcommand was most likely meant as, when it is
+  /// not a term to search: a mistyped subcommand, or a file to read (`--input`). A name with a
+  /// slash or a dot inside ("AC/DC", "Mr. Brightside") is a term; one shaped like a path
+  /// ("./keys", "keys.txt") is not, and `--` before it makes it one.
+  private static func misplaced(_ word: String) -> CommandLineError? {
     if let suggestion = Suggestion.closest(to: word, among: Command.subcommandNames) {
       return .unknownCommand(word, suggestion: suggestion)
     }
-    if word.contains("/") || word.contains(".") { return .pathAsArgument(word) }
-    return .termAsArgument(word)
+    let pathPrefixes = ["/", "./", "../", "~/"]
+    let fileExtensions = [".txt", ".jsonl", ".json", ".tsv", ".csv", ".fifo", ".log"]
+    if pathPrefixes.contains(where: word.hasPrefix) || fileExtensions.contains(where: word.lowercased().hasSuffix) {
+      return .pathAsArgument(word)
+    }
+    return nil
+  }
+
+  /// A search of terms given as arguments, or of each input line (`--each`): checks what cannot
+  /// go with it. The terms are searched once each, so nothing is read or typed: no replay, no
+  /// screen, no input file.
+  private static func resolveOneShot(
+    _ draft: OptionDraft, into options: inout CommandLineOptions, explicit: Bool
+  ) throws(CommandLineError) {
+    let terms = draft.terms
+    if let first = terms.first {
+      if draft.each { throw .conflictingOptions("--each", first) }
+      if options.replay { throw .termAsArgument(first) }
+      if options.inputPath != nil { throw .termAsArgument(first) }
+      if draft.interactive == true { throw .conflictingOptions("--interactive", first) }
+      options.oneShot = .terms(terms)
+    } else if draft.each {
+      if options.replay { throw .conflictingOptions("--each", "--replay") }
+      if draft.interactive == true { throw .conflictingOptions("--each", "--interactive") }
+      options.oneShot = .eachLine
+    } else if explicit {
+      throw .missingOption("TERM or --each")
+    } else {
+      return
+    }
+    options.interactive = false
+    if options.recordPath != nil { throw .recordWithoutScreen }
   }
 
   /// Applies each option in `words` to a draft, in order, so the last of a repeated option wins.
-  private static func scan(_ words: [String], options specs: [OptionSpec], notUTF8: Set<Int>)
+  /// With `acceptsTerms`, a word that is no option (and every word after `--`) is a term.
+  private static func scan(_ words: [String], options specs: [OptionSpec], notUTF8: Set<Int>, acceptsTerms: Bool)
     throws(CommandLineError) -> OptionDraft
   {
     let specsByName = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -159,11 +205,17 @@ enum CommandLineParser {
       let wordIsUTF8 = !notUTF8.contains(index)
       index += 1
       if word == "--" {
-        // Nothing takes positional arguments, so anything after the terminator is unexpected.
-        if index < words.endIndex { throw .unexpectedArgument(words[index]) }
+        // Terms after the terminator may look like options; for other commands, anything there
+        // is unexpected.
+        if index < words.endIndex, !acceptsTerms { throw .unexpectedArgument(words[index]) }
+        draft.terms += words[index...]
         break
       }
-      guard word.hasPrefix("-"), word != "-" else { throw .unexpectedArgument(word) }
+      guard word.hasPrefix("-"), word != "-" else {
+        guard acceptsTerms else { throw .unexpectedArgument(word) }
+        draft.terms.append(word)
+        continue
+      }
       let (name, inlineValue) = splitInlineValue(word)
       if let inlineValue, name == "--help" || name == "--version" {
         // Plain `--help` and `--version` never get here: `parse` answers them before scanning.

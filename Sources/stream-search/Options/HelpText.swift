@@ -20,9 +20,12 @@ enum HelpText {
           "Reads the text of a search field, one line per keystroke, from standard input or a file. "
             + "Waits for typing to pause, skips repeated terms, cancels searches that are superseded, "
             + "answers from a cache or a source, and writes events as JSON Lines. When standard input is a "
-            + "terminal, it shows a search screen instead: type, watch results arrive, press Enter to print one."
+            + "terminal, it shows a search screen instead: type, watch results arrive, press Enter to print one. "
+            + "Terms given as arguments (after '--' if they look like options), or each input line with "
+            + "--each, are searched once each, and only their results are written, in order."
         ))
-      let usages = CommandLineParser.Command.allCases.map(\.usage)
+      var usages = CommandLineParser.Command.allCases.map(\.usage)
+      usages.insert(contentsOf: CommandLineParser.Command.oneShotUsages, at: 1)
       sections.append("USAGE: " + usages.joined(separator: "\n       "))
     case .record:
       sections.append("OVERVIEW: Record typing for '\(CommandLineParser.toolName) --replay'.")

@@ -32,6 +32,10 @@ struct OptionDraft: Sendable {
   var interactiveAndLines = false
   /// The options of the commands that run on Redis.
   var scaleOut = ScaleOutDraft()
+  /// Terms given as arguments, to be searched once each.
+  var terms: [String] = []
+  /// `--each`: every input line is searched once.
+  var each = false
 }
 
 /// One `--option`: its name, what it does to the draft, and its line in the help.

@@ -35,6 +35,12 @@ enum OptionTable {
           $0.options.replay = true
         },
         OptionSpec(
+          "--each",
+          help: "Search every input line once, in input order: no debounce, no cancelling (for scripts)."
+        ) {
+          $0.each = true
+        },
+        OptionSpec(
           "--max-line-bytes", "N", help: "Skip input lines longer than this, in bytes.",
           default: String(defaults.maxLineBytes)
         ) { draft, value throws(InvalidValue) in

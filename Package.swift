@@ -44,7 +44,7 @@ let package = Package(
     // epoll for the web server on Linux (Glibc's module lacks sys/epoll.h); empty elsewhere.
     .target(name: "CEpoll"),
     // HTTP/1.1 and WebSocket (RFC 6455) over non-blocking sockets on a thread of its own.
-    .target(name: "WebServer", dependencies: ["Streams", "CEpoll"]),
+    .target(name: "WebServer", dependencies: ["Streams", "LineIO", "CEpoll"]),
     // Made-up look-alike items in any number, for tests and the benchmark only (never the default).
     .target(name: "CatalogFiller", dependencies: ["Pipeline", "Catalog", "StreamsTesting"]),
     .executableTarget(

@@ -48,7 +48,7 @@ public final class HTTPServer: Sendable {
     host: String, port: UInt16, routes: HTTPRoutes, configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
     clock: C = ContinuousClock()
   ) throws(HTTPServerStartError) -> HTTPServer where C.Duration == Duration {
-    let listening = try SocketCalls.listen(host: host, port: port)
+    let listening = try ServerSockets.listen(host: host, port: port)
     let schedule: EventLoop.Schedule = { duration, action in
       ClockWake.schedule(on: clock, at: clock.now.advanced(by: duration), action)
     }
@@ -58,7 +58,7 @@ public final class HTTPServer: Sendable {
       loop = try EventLoop(
         listener: listening.descriptor, routes: routes, configuration: configuration, schedule: schedule)
     } catch {
-      SocketCalls.closeDescriptor(listening.descriptor)
+      ServerSockets.closeDescriptor(listening.descriptor)
       throw .systemCallFailed(address: address, call: "epoll_create", errno: 0)
     }
     loop.start()

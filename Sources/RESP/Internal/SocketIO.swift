@@ -1,5 +1,6 @@
-// The socket calls of the client, wrapped once: a non-blocking TCP connect with a deadline, and
-// poll(2) waits that end at a deadline or when a stop signal fires. Every wait is bounded.
+// The socket calls of the client: a non-blocking TCP connect with a deadline, and poll(2) waits
+// that end at a deadline or when a stop signal fires. Every wait is bounded. The send and the
+// receive themselves are LineIO's SocketCalls, which the web server shares.
 import LineIO
 
 #if canImport(Glibc)
@@ -72,17 +73,14 @@ enum SocketIO {
     #endif
   }
 
-  /// Non-blocking, close-on-exec, no SIGPIPE (Darwin), no Nagle delay: a pipeline's commands
-  /// leave in one segment and a lone command is not held back waiting for an acknowledgement.
+  /// Non-blocking, close-on-exec, no SIGPIPE, no Nagle delay (a pipeline's commands leave in
+  /// one segment and a lone command is not held back waiting for an acknowledgement), and TCP
+  /// keep-alive.
   private static func configure(_ descriptor: Int32) {
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL, 0) | O_NONBLOCK)
+    SocketCalls.makeNonBlocking(descriptor)
+    SocketCalls.disableNagle(descriptor)
     var one: Int32 = 1
-    setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     setsockopt(descriptor, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #if canImport(Darwin)
-      setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
   }
 
   /// Blocks until `descriptor` has any of `events` (returned, with POLLHUP/POLLERR as they
@@ -114,21 +112,11 @@ enum SocketIO {
   /// Sends what it can of `bytes` from `offset` without blocking; returns the count sent (0
   /// when the socket's buffer is full).
   static func send(_ descriptor: Int32, _ bytes: [UInt8], from offset: Int) throws(RESPError) -> Int {
-    while true {
-      let sent = bytes.withUnsafeBytes { raw in
-        #if canImport(Glibc)
-          Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
-        #else
-          Darwin.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, 0)
-        #endif
-      }
-      if sent >= 0 { return sent }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return 0
-      case EPIPE, ECONNRESET: throw .closed
-      case let code: throw .ioFailed(errno: code)
-      }
+    switch SocketCalls.send(descriptor, bytes, from: offset) {
+    case .moved(let count): return count
+    case .wouldBlock: return 0
+    case .endOfStream, .failed(errno: EPIPE), .failed(errno: ECONNRESET): throw .closed
+    case .failed(let code): throw .ioFailed(errno: code)
     }
   }
 
@@ -137,19 +125,14 @@ enum SocketIO {
   /// - Throws: ``RESPError/closed`` at end of stream or on a reset.
   static func receive(_ descriptor: Int32, into parser: inout RESPParser) throws(RESPError) -> Bool {
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-      if count > 0 {
-        parser.append(chunk[0..<count])
-        return true
-      }
-      if count == 0 { throw .closed }
-      switch errno {
-      case EINTR: continue
-      case EAGAIN, EWOULDBLOCK: return false
-      case ECONNRESET: throw .closed
-      case let code: throw .ioFailed(errno: code)
-      }
+    let outcome = chunk.withUnsafeMutableBytes { SocketCalls.receive(descriptor, into: $0) }
+    switch outcome {
+    case .moved(let count):
+      parser.append(chunk[0..<count])
+      return true
+    case .wouldBlock: return false
+    case .endOfStream, .failed(errno: ECONNRESET): throw .closed
+    case .failed(let code): throw .ioFailed(errno: code)
     }
   }
 }

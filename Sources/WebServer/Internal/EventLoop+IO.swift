@@ -1,5 +1,6 @@
 // The loop's reads and writes for one connection: what a readiness report leads to, writing
 // what is queued, draining, and closing.
+import LineIO
 
 #if canImport(Glibc)
   import Glibc
@@ -29,8 +30,8 @@ extension EventLoop {
       processInput(connection)
     case .wouldBlock:
       return
-    case .closed:
-      // The client's end of stream. A request it finished sending before that still deserves an
+    case .endOfStream, .failed:
+      // The client's end of stream (or a reset). A request it finished sending before that still deserves an
       // answer only if it is being answered; anything else ends here.
       closeNow(connection)
     }
@@ -63,7 +64,7 @@ extension EventLoop {
         reportBuffered(connection)
         updateInterest(connection)
         return
-      case .closed:
+      case .endOfStream, .failed:
         closeNow(connection)
         return
       }
@@ -72,7 +73,7 @@ extension EventLoop {
     reportBuffered(connection)
     if case .draining = connection.phase, !connection.writesShut {
       connection.writesShut = true
-      SocketCalls.shutdownWrites(connection.descriptor)
+      ServerSockets.shutdownWrites(connection.descriptor)
     }
     updateInterest(connection)
   }

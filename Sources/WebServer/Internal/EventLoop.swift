@@ -128,7 +128,7 @@ final class EventLoop: @unchecked Sendable {
     // A bounded batch, so that a flood of connections does not starve the open ones.
     for _ in 0..<64 {
       guard listener >= 0 else { return }
-      guard let descriptor = SocketCalls.accept(listener) else {
+      guard let descriptor = ServerSockets.accept(listener) else {
         if errno == EMFILE || errno == ENFILE { shedOneConnection() }
         return
       }
@@ -159,7 +159,7 @@ final class EventLoop: @unchecked Sendable {
   private func shedOneConnection() {
     guard spare >= 0 else { return }
     close(spare)
-    if let descriptor = SocketCalls.accept(listener) { close(descriptor) }
+    if let descriptor = ServerSockets.accept(listener) { close(descriptor) }
     spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
   }
 

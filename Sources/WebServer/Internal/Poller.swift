@@ -2,6 +2,8 @@
 // lacks sys/epoll.h), poll(2) elsewhere. Level-triggered: a descriptor is reported for as long as
 // it is ready and asked for, so the loop changes what it asks for rather than tracking edges.
 
+import LineIO
+
 #if canImport(CEpoll) && os(Linux)
   import CEpoll
 #endif
@@ -133,8 +135,8 @@ final class WakeSignal: Sendable {
     #else
       var ends: [Int32] = [0, 0]
       guard pipe(&ends) == 0 else { return nil }
-      SocketCalls.configure(ends[0])
-      SocketCalls.configure(ends[1])
+      SocketCalls.makeNonBlocking(ends[0])
+      SocketCalls.makeNonBlocking(ends[1])
       readEnd = ends[0]
       writeEnd = ends[1]
     #endif

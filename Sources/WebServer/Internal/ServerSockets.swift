@@ -1,5 +1,7 @@
-// The socket calls the server makes, each wrapped once: listen, accept, receive, send, shutdown.
-// Every socket is non-blocking and close-on-exec; a write to a closed peer never raises SIGPIPE.
+// The socket calls only a server makes: listen, accept, shutdown. Reading and writing are
+// LineIO's SocketCalls, shared with the Redis client. Every socket is non-blocking and
+// close-on-exec; a write to a closed peer never raises SIGPIPE.
+import LineIO
 
 #if canImport(Glibc)
   import Glibc
@@ -7,17 +9,7 @@
   import Darwin
 #endif
 
-enum SocketCalls {
-  /// What a read or a write did.
-  enum Transfer: Equatable {
-    /// This many bytes moved (more than 0).
-    case moved(Int)
-    /// Nothing now: the call would block.
-    case wouldBlock
-    /// The peer closed (end of stream) or reset the connection, or the socket failed.
-    case closed
-  }
-
+enum ServerSockets {
   /// A listening socket on `host`:`port` (port 0: one the system picks) and the port it has.
   static func listen(host: String, port: UInt16, backlog: Int32 = 1024) throws(HTTPServerStartError) -> (
     descriptor: Int32, port: UInt16
@@ -39,7 +31,7 @@ enum SocketCalls {
     defer { freeaddrinfo(first) }
     let descriptor = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
     guard descriptor >= 0 else { throw .systemCallFailed(address: address, call: "socket", errno: errno) }
-    configure(descriptor)
+    SocketCalls.makeNonBlocking(descriptor)
     var one: Int32 = 1
     setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     let failure: HTTPServerStartError?
@@ -102,52 +94,13 @@ enum SocketCalls {
         let descriptor = Darwin.accept(listener, nil, nil)
       #endif
       if descriptor >= 0 {
-        configure(descriptor)
-        var one: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        SocketCalls.makeNonBlocking(descriptor)
+        SocketCalls.disableNagle(descriptor)
         return descriptor
       }
       // A connection reset before it was taken: try the next one.
       if errno == EINTR || errno == ECONNABORTED { continue }
       return nil
-    }
-  }
-
-  /// Non-blocking, close-on-exec, and on Darwin no SIGPIPE.
-  static func configure(_ descriptor: Int32) {
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL, 0) | O_NONBLOCK)
-    #if canImport(Darwin)
-      var one: Int32 = 1
-      setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
-  }
-
-  /// Reads what has arrived into `scratch` (from its start).
-  static func receive(_ descriptor: Int32, into scratch: UnsafeMutableRawBufferPointer) -> Transfer {
-    while true {
-      let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
-      if count > 0 { return .moved(count) }
-      if count < 0, errno == EINTR { continue }
-      if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
-      return .closed
-    }
-  }
-
-  /// Writes what the socket takes of `bytes` from `offset`.
-  static func send(_ descriptor: Int32, _ bytes: [UInt8], from offset: Int) -> Transfer {
-    while true {
-      let sent = bytes.withUnsafeBytes { raw in
-        #if canImport(Glibc)
-          Glibc.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
-        #else
-          Darwin.send(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset, 0)
-        #endif
-      }
-      if sent > 0 { return .moved(sent) }
-      if sent < 0, errno == EINTR { continue }
-      if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
-      return .closed
     }
   }
 
@@ -157,7 +110,7 @@ enum SocketCalls {
   }
 }
 
-extension SocketCalls {
+extension ServerSockets {
   /// close(2).
   static func closeDescriptor(_ descriptor: Int32) {
     _ = close(descriptor)

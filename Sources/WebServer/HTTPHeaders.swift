@@ -51,11 +51,13 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     fields.makeIterator()
   }
 
+  /// Whether both have the same fields, written the same way, in the same order.
   public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
     lhs.fields.count == rhs.fields.count
       && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
   }
 
+  /// Hashes the fields in order, as ``==`` compares them.
   public func hash(into hasher: inout Hasher) {
     for field in fields {
       hasher.combine(field.name)

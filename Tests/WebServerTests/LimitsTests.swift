@@ -89,10 +89,13 @@ import WebServer
       }
     }
     var configuration = HTTPServerConfiguration()
-    configuration.maxMessageBytes = 1_024
+    configuration.maxMessageBytes = 16_384
     try await withServer(routes: routes, configuration: configuration) { server in
       let port = server.boundPort
       let client = try await blocking { try RawClient.webSocket(port: port, path: "/slow") }
+      // A small send buffer: fewer messages wait in the client's kernel once the server stops.
+      var size: Int32 = 4_096
+      setsockopt(client.descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
       // Sends until the socket takes nothing for half a second: the server has stopped reading.
       // What is left of a frame cut short then is sent once the handler reads again.
       let (sent, leftover) = try await blocking { () -> (Int, [UInt8]) in

@@ -27,6 +27,7 @@ import WebServer
       upstream stream_search {
         server 127.0.0.1:\(port);
         keepalive 32;
+        keepalive_timeout 5s;
       }
       map $http_upgrade $connection_upgrade {
         default upgrade;

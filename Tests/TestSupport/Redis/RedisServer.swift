@@ -93,16 +93,21 @@ public final class RedisServer: Sendable {
   /// - Parameters:
   ///   - persistent: keep an append-only file, fsynced on every write, so ``restart()`` keeps data.
   ///   - extraArguments: more `redis-server` options, e.g. `["--requirepass", "secret"]`.
+  ///   - portsBelow: a bound on the port (a cluster node also listens on its port + 10000).
   /// - Throws: ``RedisServerError``.
   public static func start(
-    persistent: Bool = false, extraArguments: [String] = [], startTimeout: Duration = .seconds(30)
+    persistent: Bool = false, extraArguments: [String] = [], portsBelow: UInt16 = .max,
+    startTimeout: Duration = .seconds(30)
   ) async throws -> RedisServer {
     guard let executable else { throw RedisServerError.notInstalled }
     var lastFailure = RedisServerError.didNotStart(output: "no attempt")
     // A free port can be taken by someone else between finding it and the server binding it:
     // then the server exits at once, and another port is tried.
-    for _ in 0..<5 {
+    var attempts = 0
+    for _ in 0..<200 where attempts < 5 {
       let port = try Socket.closedLoopbackPort()
+      guard port < portsBelow else { continue }
+      attempts += 1
       let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("stream-search-redis-\(getpid())-\(port)-\(UUID().uuidString.prefix(8))")
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

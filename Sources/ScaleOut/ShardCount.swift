@@ -149,6 +149,13 @@ package enum ShardCount {
       return .unreachable(connection.endpoint, .server(refusal))
     }
     if RedisRefusal.isOutOfMemory(refusal) { return .outOfMemory(connection.endpoint, refusal) }
+    // A node of a Redis Cluster sends a key of another slot elsewhere: that is no foreign
+    // configuration, and another prefix would not help.
+    if ClusterRedirect(error: refusal, from: connection.endpoint.host) != nil {
+      return .unreachable(
+        connection.endpoint,
+        .server("it is a node of a Redis Cluster, which publish, worker and events cannot use yet (\(refusal))"))
+    }
     return .foreignConfiguration(prefix: keys.prefix, reason: refusal)
   }
 }

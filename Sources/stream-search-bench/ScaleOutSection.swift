@@ -48,10 +48,20 @@ struct ScaleOutSection {
     let server = try await RedisServer.start()
     defer { server.stop() }
     let tool = URL(fileURLWithPath: binary)
-    for workers in [1, 2] {
-      try await throughput(tool, server: server, workers: workers, pace: Self.offeredRate, into: &table)
+    var baseline: RedisBaseline?
+    if RedisBaseline.tool.isAvailable {
+      baseline = try await RedisBaseline.measure(server: server, cpu: Self.serverCPU)
+      for row in baseline?.rows(section: Self.section) ?? [] { table.append(row) }
+    } else {
+      table.append(
+        ResultRow(
+          section: Self.section, name: "redis-benchmark", unit: "", sample: nil, note: RedisBaseline.tool.skipNote))
     }
-    try await throughput(tool, server: server, workers: 1, pace: nil, into: &table)
+    for workers in [1, 2] {
+      try await throughput(
+        tool, server: server, workers: workers, pace: Self.offeredRate, baseline: baseline, into: &table)
+    }
+    try await throughput(tool, server: server, workers: 1, pace: nil, baseline: nil, into: &table)
     try await failover(tool, server: server, into: &table)
     try await memory(tool, server: server, into: &table)
   }
@@ -59,7 +69,8 @@ struct ScaleOutSection {
   // MARK: (a) throughput
 
   private func throughput(
-    _ tool: URL, server: RedisServer, workers: Int, pace: Double?, into table: inout ResultTable
+    _ tool: URL, server: RedisServer, workers: Int, pace: Double?, baseline: RedisBaseline?,
+    into table: inout ResultTable
   ) async throws {
     let lines = pace.map(Self.typing(at:)) ?? Self.flood()
     let keystrokes = lines.count
@@ -173,6 +184,20 @@ struct ScaleOutSection {
           "user + system time; medians: worker(s) \(Self.median(cpuParts.map { $0[0] })), Redis "
           + "\(Self.median(cpuParts.map { $0[1] })), publish \(Self.median(cpuParts.map { $0[2] })) µs; at 2 cores "
           + "free, 50,000 keystrokes/s needs ≤ 40 µs"))
+    if let baseline, pace != nil {
+      table.append(
+        ResultRow(
+          section: Self.section, name: "(a) paced keystrokes/s ÷ redis-benchmark XADD/s, \(label)", unit: "×",
+          sample: Sample(rates.map { $0 / baseline.xaddsPerSecond }), target: workers == 1 ? "≥ 1.0" : "≥ 1.6",
+          anchor: "same run",
+          note: "capped at \(String(format: "%.2f", Self.offeredRate / baseline.xaddsPerSecond))× by the "
+            + "\(Int(Self.offeredRate)) keystrokes/s offered"))
+      table.append(
+        ResultRow(
+          section: Self.section, name: "(a) CPU per keystroke ÷ Redis CPU per XADD, \(label)", unit: "×",
+          sample: Sample(cpuPerKeystroke.map { $0 / baseline.cpuPerXADD }), target: "≤ 2", anchor: "same run",
+          note: "worker(s) + Redis + publish against what Redis spends on one unpipelined XADD"))
+    }
   }
 
   /// The flooded run's keystrokes: every session's first letter, then every session's second…
@@ -264,7 +289,7 @@ struct ScaleOutSection {
   }
 
   /// The server's CPU time so far (user + system), in seconds.
-  private static func serverCPU(_ connection: RESPConnection) throws -> Double {
+  static func serverCPU(_ connection: RESPConnection) throws -> Double {
     let info = try connection.call(RESPCommand("INFO", "cpu")).string ?? ""
     var total = 0.0
     for line in info.split(whereSeparator: \.isNewline) {
@@ -387,169 +412,5 @@ struct ScaleOutSection {
         note:
           "2 workers, default lease (5 s) and debounce (300 ms); \(Self.failoverSessions) sessions of the killed "
           + "worker typed into right after the kill; \(runs) runs"))
-  }
-}
-
-/// Workers of one deployment (one prefix) on the benchmark's server, and what the benchmark
-/// asks Redis about them.
-private final class Cluster {
-  let tool: URL
-  let server: RedisServer
-  let keys: ScaleOutKeys
-  private var workers: [ToolProcess] = []
-  private let probe: RESPConnection
-
-  init(tool: URL, server: RedisServer, prefix: String) throws {
-    self.tool = tool
-    self.server = server
-    keys = try ScaleOutKeys(prefix: prefix)
-    probe = try RESPConnection(endpoint: server.endpoint)
-  }
-
-  var redisArguments: [String] {
-    ["--redis", server.url, "--redis-prefix", keys.prefix, "--shards", String(ScaleOutSection.shards)]
-  }
-
-  func connection() throws -> RESPConnection { try RESPConnection(endpoint: server.endpoint) }
-
-  @discardableResult
-  func startWorker(_ name: String) throws -> ToolProcess {
-    let worker = try ToolProcess(
-      tool, arguments: ["worker"] + redisArguments + ["--name", name, "--cache-dir", "none"])
-    workers.append(worker)
-    return worker
-  }
-
-  func stopAll() {
-    for worker in workers { worker.stop() }
-    probe.close()
-  }
-
-  /// The CPU time (user + system) the running workers have used so far, in seconds.
-  func workersCPU() -> Double {
-    workers.reduce(0) { $0 + ProcessCPU.seconds(of: $1.processIdentifier) }
-  }
-
-  /// Shard → the name of the worker whose lease it is under.
-  func holders() throws -> [Int: String] {
-    let shards = Array(0..<ScaleOutSection.shards)
-    let reply = try probe.call(RESPCommand("MGET", arguments: shards.map { keys.lease(shard: $0) }))
-    var holders: [Int: String] = [:]
-    for (shard, value) in zip(shards, reply.array ?? []) {
-      if let lease = value.string, let name = lease.split(separator: ":", maxSplits: 1).last {
-        holders[shard] = String(name)
-      }
-    }
-    return holders
-  }
-
-  /// Waits until every shard is held and `workers` workers each hold their fair share.
-  func waitUntilBalanced(workers: Int) async throws {
-    let fair = ScaleOutSection.shards / workers
-    try await waitFor("\(workers) workers to share the shards") {
-      let holders = try self.holders()
-      let counts = Dictionary(grouping: holders.values, by: { $0 }).mapValues(\.count)
-      return holders.count == ScaleOutSection.shards && counts.count == workers
-        && counts.values.allSatisfy { $0 >= fair }
-    }
-  }
-
-  /// Waits until `shards` hold at least `count` keystrokes, every one of them read by the group
-  /// and none pending: each answered, its search's end committed.
-  func waitUntilAnswered(shards: [Int], atLeast count: Int) async throws {
-    try await waitFor("\(count) keystrokes to be answered") {
-      var added = 0
-      for shard in shards {
-        let stream = try self.probe.call(RESPCommand("XINFO", "STREAM", self.keys.keystrokes(shard: shard)))
-        guard let streamInfo = Self.fields(stream), let entries = streamInfo["entries-added"]?.integer else {
-          continue
-        }
-        added += Int(entries)
-        let groups = try self.probe.call(RESPCommand("XINFO", "GROUPS", self.keys.keystrokes(shard: shard)))
-        guard let group = (groups.array ?? []).first.flatMap(Self.fields),
-          group["entries-read"]?.integer == entries, group["pending"]?.integer == 0
-        else { return false }
-      }
-      return added >= count
-    }
-  }
-
-  /// How many events were ever appended to the event streams of `shards`.
-  func eventsAdded(shards: [Int]) throws -> Int {
-    var count = 0
-    for shard in shards {
-      let stream = try probe.call(RESPCommand("XINFO", "STREAM", keys.events(shard: shard)))
-      count += Int(Self.fields(stream)?["entries-added"]?.integer ?? 0)
-    }
-    return count
-  }
-
-  /// How many `results` events the event streams of `shards` hold.
-  func resultCount(shards: [Int]) throws -> Int {
-    var count = 0
-    for shard in shards {
-      let entries = try probe.call(RESPCommand("XRANGE", keys.events(shard: shard), "-", "+")).array ?? []
-      for entry in entries {
-        let fields = entry.array?.last?.array?.compactMap(\.string) ?? []
-        if let index = fields.firstIndex(of: "type"), index + 1 < fields.count, fields[index + 1] == "results" {
-          count += 1
-        }
-      }
-    }
-    return count
-  }
-
-  private func waitFor(_ what: String, _ condition: () throws -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: ScaleOutSection.patience)
-    while try !condition() {
-      guard clock.now < deadline else { throw BenchmarkFailure(description: "timed out waiting for \(what)") }
-      try await clock.sleep(for: .milliseconds(10))
-    }
-  }
-
-  /// A flat `[field, value, …]` reply as a dictionary; nil for anything else (e.g. no such key).
-  private static func fields(_ value: RESPValue) -> [String: RESPValue]? {
-    guard let array = value.array else { return nil }
-    var fields: [String: RESPValue] = [:]
-    for index in stride(from: 0, to: array.count - 1, by: 2) {
-      if let name = array[index].string { fields[name] = array[index + 1] }
-    }
-    return fields
-  }
-}
-
-/// CPU time and memory of processes, as Linux reports them.
-enum ProcessCPU {
-  /// User + system time of a running process (`/proc/<pid>/stat`), in seconds; 0 when unreadable.
-  static func seconds(of pid: Int32) -> Double {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-      let close = text.lastIndex(of: ")")
-    else { return 0 }
-    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
-    let fields = text[text.index(after: close)...].split(separator: " ")
-    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-  }
-
-  /// User + system time of every child reaped so far, in seconds.
-  static func reapedChildren() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-      getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    #else
-      getrusage(RUSAGE_CHILDREN, &usage)
-    #endif
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-      + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-  }
-
-  /// A `kB` field of `/proc/<pid>/status` (`VmRSS`, `VmHWM`); 0 when unreadable.
-  static func residentKilobytes(of pid: Int32, field: String) -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
-    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-      return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
-    }
-    return 0
   }
 }

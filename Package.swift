@@ -51,7 +51,7 @@ let package = Package(
       name: "stream-search",
       dependencies: [
         "Pipeline", "Catalog", "ITunes", "SQLiteStorage", "Streams", "LineIO", "RESP", "ScaleOut",
-        "Metrics",
+        "Metrics", "WebServer",
       ]
     ),
     // TestSupport for its pseudo-terminal child (the interactive section), its loopback server

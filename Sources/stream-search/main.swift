@@ -131,6 +131,16 @@ case .events(let options):
   let stop = observeSignals()
   let writer = OutputWriter(fileDescriptor: STDOUT_FILENO, stoppingOn: stop.wakeUp)
   exit(await EventsCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)
+case .serve(let options):
+  let log: Log
+  do {
+    log = try Log(options: options.search, path: options.search.logPath)
+  } catch {
+    try? OutputWriter.standardError.write("Error: \(error.message)\n")
+    exit(ExitStatus.ioError.rawValue)
+  }
+  let stop = observeSignals()
+  exit(await ServeCommand(options: options, log: log, stop: stop).run().rawValue)
 case .record(let options):
   let (log, stop, writer) = startLineCommand(inputPath: options.inputPath)
   exit(await RecordCommand(options: options, writer: writer, log: log, stop: stop).run().rawValue)

@@ -278,7 +278,8 @@ func webAddress(_ text: String) -> URL {
         line.split(separator: " ").first.flatMap { Int($0) != nil ? String($0) : nil }
       }
     }
-    #expect(statuses(.search) == ["0", "64", "65", "66", "69", "74", "75", "129", "130", "143"])
+    #expect(statuses(.search) == ["0", "64", "65", "66", "69", "74", "75", "77", "129", "130", "143"])
+    #expect(statuses(.serve) == ["64", "66", "69", "74", "77", "130", "143"])
     #expect(statuses(.record) == ["0", "64", "66", "74", "130", "143"])
     #expect(statuses(.events) == ["0", "64", "69", "74", "130", "143"])
     // A full Redis: what writes to it can end with.

@@ -20,6 +20,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
   /// A failure that should pass: Redis is out of memory (`EX_TEMPFAIL`). Run the command again
   /// later (`publish` says from which input line).
   case temporaryFailure = 75
+  /// `serve` may not listen where asked: a privileged port (`EX_NOPERM`).
+  case noPermission = 77
   /// The terminal of the interactive screen hung up (SIGHUP): 128 + 1.
   case hungUp = 129
   /// Interrupted by SIGINT (Ctrl-C): 128 + 2.
@@ -34,8 +36,9 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case .usage: "The command line is wrong, or the interactive mode has no terminal."
     case .dataError: "The input had lines, and not one could be used (each is an input_error event)."
     case .noInput: "The input, or the --catalog file, cannot be opened."
-    case .unavailable: "Redis cannot be reached (publish, worker, events)."
+    case .unavailable: "Redis cannot be reached (publish, worker, events), or serve cannot listen."
     case .ioError: "Reading input or writing output failed."
+    case .noPermission: "serve may not listen on the address (a privileged port)."
     case .temporaryFailure: "A temporary failure: Redis is out of memory (publish, worker); run again later."
     case .hungUp: "The terminal went away (SIGHUP) during the interactive mode."
     case .interrupted: "Interrupted (SIGINT), after writing what was pending."
@@ -54,6 +57,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case .worker: [.usage, .noInput, .unavailable, .ioError, .temporaryFailure, .interrupted, .terminated]
     case .events: [.success, .usage, .unavailable, .ioError, .interrupted, .terminated]
     case .help: [.success, .usage, .ioError]
+    case .serve: [.usage, .noInput, .unavailable, .ioError, .noPermission, .interrupted, .terminated]
     }
   }
 
@@ -78,6 +82,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case (.temporaryFailure, .worker): "Redis is out of memory: start the worker again later."
     case (.ioError, .worker): "The --log file cannot be opened, or no pipe can be made to watch for signals."
     case (.ioError, .events): "Writing output failed."
+    case (.unavailable, .serve): "The address cannot be listened on (in use, or not this machine's)."
     default: meaning
     }
   }

@@ -121,6 +121,8 @@ enum Invocation: Equatable, Sendable {
   case worker(WorkerOptions)
   /// Print the events the workers committed.
   case events(EventsOptions)
+  /// Serve the search page, WebSockets and `/search` over HTTP.
+  case serve(ServeOptions)
   /// Print this help text to standard output and exit 0.
   case help(String)
   /// Print this version line to standard output and exit 0.

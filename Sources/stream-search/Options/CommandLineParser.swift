@@ -24,6 +24,8 @@ enum CommandLineParser {
     case worker
     /// `stream-search events --redis URL [--follow] [--session NAME]`.
     case events
+    /// `stream-search serve [--listen HOST:PORT] [options]`.
+    case serve
     /// `stream-search help [SUBCOMMAND]`: the help of the tool or of a subcommand, as `git help`
     /// and swift-argument-parser have it.
     case help
@@ -47,6 +49,7 @@ enum CommandLineParser {
       case .publish: "\(name) --redis URL [--input PATH] [--follow]"
       case .worker: "\(name) --redis URL [--name NAME] [options]"
       case .events: "\(name) --redis URL [--follow] [--session NAME]"
+      case .serve: "\(name) [--listen HOST:PORT] [options]"
       case .help: "\(name) [SUBCOMMAND]"
       }
     }
@@ -59,6 +62,7 @@ enum CommandLineParser {
       case .publish: OptionTable.publish
       case .worker: OptionTable.worker
       case .events: OptionTable.events
+      case .serve: OptionTable.serve
       case .help: []
       }
     }
@@ -126,6 +130,14 @@ enum CommandLineParser {
         return .search(options)
       case .publish, .worker, .events:
         return try resolveScaleOut(command, draft)
+      case .serve:
+        var search = try resolve(draft, stdoutIsTerminal: false, stdinIsTerminal: false)
+        search.format = .jsonl
+        let serve = draft.serve
+        return .serve(
+          ServeOptions(
+            host: serve.host, port: serve.port, allowedOrigins: serve.allowedOrigins,
+            maxConnections: serve.maxConnections, search: search))
       case .help:
         preconditionFailure("Internal inconsistency: 'help' is answered before its words are scanned")
       }

@@ -35,6 +35,16 @@ enum HelpText {
             + "clock, and writes it as a JSON Lines object {\"at_ms\": …, \"term\": …}."
         ))
       sections.append("USAGE: " + command.usage)
+    case .serve:
+      sections.append("OVERVIEW: Serve search-as-you-type over HTTP: a search page, WebSockets, /search.")
+      sections.append(
+        wrap(
+          "GET / is the search page; GET /ws is one WebSocket per search field (each text message the field's "
+            + "text, each message back one event as JSON); GET /search?q=TERM answers one search; GET /healthz "
+            + "and GET /metrics (Prometheus) are for operators. The first line on standard error names the "
+            + "address, as http://HOST:PORT."
+        ))
+      sections.append("USAGE: " + command.usage)
     case .help:
       sections.append("OVERVIEW: Show the help of '\(CommandLineParser.toolName)' or of one of its subcommands.")
       sections.append("USAGE: " + command.usage)

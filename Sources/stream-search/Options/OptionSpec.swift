@@ -36,6 +36,8 @@ struct OptionDraft: Sendable {
   var terms: [String] = []
   /// `--each`: every input line is searched once.
   var each = false
+  /// The options of `serve`.
+  var serve = ServeDraft()
 }
 
 /// One `--option`: its name, what it does to the draft, and its line in the help.

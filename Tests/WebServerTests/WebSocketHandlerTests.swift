@@ -51,3 +51,20 @@ import WebServer
     }
   }
 }
+
+@Suite struct EarlyFrameTests {
+  @Test func framesSentBehindTheHandshakeAreRead() async throws {
+    try await withServer { server in
+      let port = server.boundPort
+      let echo = try await blocking {
+        let client = try RawClient(port: port)
+        // The handshake and a first message in one write, before any answer.
+        try client.send(
+          Array(RawClient.upgradeRequest(port: port).utf8) + RawClient.frame(opcode: 1, Array("early".utf8)))
+        guard client.readResponse()?.status == 101 else { return nil as String? }
+        return client.readText()
+      }
+      #expect(echo == "early")
+    }
+  }
+}

@@ -41,8 +41,12 @@ extension EventLoop {
   func processInput(_ connection: LoopConnection) {
     switch connection.phase {
     case .head, .body: processRequests(connection)
+    case .webSocket, .webSocketClosing, .responding, .draining: break
+    }
+    // Also right after an upgrade: frames the client sent behind its handshake are in the input.
+    switch connection.phase {
     case .webSocket, .webSocketClosing: processFrames(connection)
-    case .responding, .draining: break
+    case .head, .body, .responding, .draining: break
     }
     if connections[connection.id] != nil { updateInterest(connection) }
   }

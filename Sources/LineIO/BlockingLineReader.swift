@@ -4,7 +4,7 @@
 /// Reads numbered lines from a file descriptor with blocking `read(2)` calls.
 ///
 /// Useful when the calling thread is allowed to block, e.g. the thread that drives a
-/// ``VirtualTimeRunner`` while replaying a recorded input file:
+/// `VirtualTimeRunner` (Streams) while replaying a recorded input file:
 ///
 /// ```swift
 /// let path = FileManager.default.temporaryDirectory.appendingPathComponent("keystrokes-\(UUID()).txt").path

@@ -1,7 +1,7 @@
 // One way every message of Streams and StreamsTesting writes a duration or an instant: whole
 // milliseconds, grouped by thousands, as the package's recordings and events count time
 // ("at_ms"). A unit that changed with the size ("749 ms" but "2.749 s") made messages hard to
-// compare at a glance.
+// compare at a glance. Also a duration in whole nanoseconds, for Dispatch's deadlines.
 
 extension Duration {
   /// The duration in milliseconds, as messages write it: "0 ms", "749 ms", "2,749 ms",
@@ -35,4 +35,14 @@ private func grouped(_ value: UInt64) -> String {
     text.append(digit)
   }
   return text
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds, saturating.
+  package var wholeNanoseconds: Int {
+    let (seconds, attoseconds) = components
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds < 0 ? .min : .max }
+    return Int(clamping: scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
+  }
 }

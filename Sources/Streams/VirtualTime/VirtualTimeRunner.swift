@@ -2,7 +2,6 @@
 // deadline only when nothing can run. The same input gives the same output, event for event,
 // on every run and every machine, main-actor code included.
 import Dispatch
-import Foundation
 import Synchronization
 
 /// Runs async code in virtual time, deterministically.
@@ -325,81 +324,4 @@ public final class VirtualTimeRunner: Sendable {
 
   /// Changes whenever a job is enqueued, a sleeper comes or goes, or outside work changes.
   private var activity: UInt64 { executor.activity &+ clock.sleeperChanges }
-}
-
-extension VirtualTimeRunner {
-  /// One driving call: its real-time deadline and where its steps run.
-  struct Drive: Sendable {
-    let runner: VirtualTimeRunner
-    let deadline: DispatchTime
-    let onMainThread: Bool
-
-    /// Whether steps run on the main queue, between main-actor jobs.
-    var onMainQueue: Bool { !onMainThread && runner.ordersMainActor }
-
-    init(runner: VirtualTimeRunner) {
-      self.runner = runner
-      deadline =
-        runner.watchdog.map { DispatchTime.now() + DispatchTimeInterval.nanoseconds($0.wholeNanoseconds) }
-        ?? .distantFuture
-      onMainThread = MainQueue.isCurrent
-    }
-
-    /// Runs `work` here, or as a block on the main queue when main-actor jobs are ordered.
-    /// Work runs as part of the run (``VirtualTimeRunner/onRunner(_:)``): a clock's scheduled call
-    /// that fires here may start tasks, and they must be the runner's.
-    func step<T: Sendable>(
-      onMainQueue: Bool? = nil, _ work: @escaping @Sendable () -> T
-    ) throws(VirtualTimeStall) -> T {
-      guard onMainQueue ?? self.onMainQueue else { return runner.onRunner(work) }
-      let result = Mutex<T?>(nil)
-      let done = DispatchSemaphore(value: 0)
-      DispatchQueue.main.async { [runner] in
-        let value = runner.onRunner(work)
-        result.withLock { $0 = value }
-        done.signal()
-      }
-      guard done.wait(timeout: deadline) == .success, let value = result.withLock({ $0 }) else {
-        throw stall(.mainQueueUnresponsive(runner.watchdog ?? .zero))
-      }
-      return value
-    }
-
-    func checkWatchdog() throws(VirtualTimeStall) {
-      if DispatchTime.now() >= deadline { throw stall(.watchdogFired(runner.watchdog ?? .zero)) }
-    }
-
-    func stall(_ reason: VirtualTimeStall.Reason) -> VirtualTimeStall {
-      let counts = runner.clock.sleeperCounts
-      return VirtualTimeStall(
-        reason: reason, now: runner.clock.now, pendingJobCount: runner.executor.pendingJobCount,
-        sleeperCount: counts.sleepers, scheduledCallCount: counts.scheduledCalls,
-        nextDeadline: runner.clock.nextDeadline,
-        externalWorkInFlight: runner.executor.externalWorkInFlight, drivenOnMainThread: onMainThread,
-        sleepsFromOutsideTheRun: runner.executor.sleepsFromOutsideTheRun)
-    }
-  }
-}
-
-/// Whether the caller runs on the main queue, where waiting for the main queue would never end.
-/// `Thread.isMainThread` alone is not enough: on Linux, once the program calls `dispatch_main()`
-/// (async `main` does), the main queue is drained by a worker thread, not the main thread.
-enum MainQueue {
-  private static let key: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-  }()
-
-  static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true || Thread.isMainThread }
-}
-
-extension Duration {
-  /// The duration in whole nanoseconds, saturating.
-  package var wholeNanoseconds: Int {
-    let (seconds, attoseconds) = components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return seconds < 0 ? .min : .max }
-    return Int(clamping: scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
-  }
 }

@@ -57,7 +57,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
       && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
   }
 
-  /// Hashes the fields in order, as ``==`` compares them.
+  /// Hashes the fields in order, as `==` compares them.
   public func hash(into hasher: inout Hasher) {
     for field in fields {
       hasher.combine(field.name)

@@ -68,7 +68,7 @@ struct ScaleOutSection {
 
   // MARK: (a) throughput
 
-  private func throughput(
+  func throughput(
     _ tool: URL, server: RedisServer, workers: Int, pace: Double?, baseline: RedisBaseline?,
     into table: inout ResultTable
   ) async throws {
@@ -201,7 +201,7 @@ struct ScaleOutSection {
   }
 
   /// The flooded run's keystrokes: every session's first letter, then every session's second…
-  private static func flood() -> [[UInt8]] {
+  static func flood() -> [[UInt8]] {
     var lines: [[UInt8]] = []
     lines.reserveCapacity(sessions * word.count)
     for length in 1...word.count {
@@ -218,7 +218,7 @@ struct ScaleOutSection {
   /// letter `p mod 10` of a word, so a tenth of the people end a word at every tick. A word cut
   /// off by the last tick is not cut after its space: trimmed, that term equals the one before,
   /// so its keystroke would start no search and stay pending until its session is forgotten.
-  private static func typing(at rate: Double) -> [[UInt8]] {
+  static func typing(at rate: Double) -> [[UInt8]] {
     let people = Int(rate / 5)
     let letters = word.count
     let terms = (1...letters).map { String(word.prefix($0)) }
@@ -240,7 +240,7 @@ struct ScaleOutSection {
   /// ``patience``: a `publish` that never opens the FIFO, stops reading it or dies is a failure,
   /// not a hang (the descriptor is non-blocking, and SIGPIPE is ignored so that a dead reader is
   /// a failed write).
-  private static func offer(_ lines: [[UInt8]], at rate: Double, into path: URL) async throws
+  static func offer(_ lines: [[UInt8]], at rate: Double, into path: URL) async throws
     -> (first: ContinuousClock.Instant, last: ContinuousClock.Instant)
   {
     signal(SIGPIPE, SIG_IGN)
@@ -282,7 +282,7 @@ struct ScaleOutSection {
     return (first, clock.now)
   }
 
-  private static func median(_ values: [Double]) -> String {
+  static func median(_ values: [Double]) -> String {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return "?" }
     return String(format: "%.1f", sorted[sorted.count / 2])
@@ -299,118 +299,5 @@ struct ScaleOutSection {
       }
     }
     return total
-  }
-
-  // MARK: (c) memory
-
-  /// Sessions added in each step of (c), one keystroke each.
-  static let memorySessions = 20_000
-  /// The steps of (c): the first two grow the heap by what answering needs for a while, the
-  /// last two are measured.
-  static let memorySteps = 4
-  static let memoryWarmUpSteps = 2
-
-  /// (c): the worker's resident memory after two batches of sessions and after two more of the
-  /// same size, each answered and held (idle timeout 10 min): the growth over the last two is
-  /// what the sessions keep, apart from what answering them needed for a while (events waiting for
-  /// their commit, replies), which the first batches already grew the heap by and the others
-  /// reuse. One batch before the measured ones was not enough: how far the next one's passing
-  /// needs overshot it varied from run to run by more than the sessions themselves hold.
-  private func memory(_ tool: URL, server: RedisServer, into table: inout ResultTable) async throws {
-    var perSession: [Double] = []
-    var peaks: [Double] = []
-    for run in 0..<max(1, min(options.runs, 3)) {
-      let cluster = try Cluster(tool: tool, server: server, prefix: "memory-\(run)")
-      defer { cluster.stopAll() }
-      let worker = try cluster.startWorker("m")
-      try await cluster.waitUntilBalanced(workers: 1)
-      var resident: [Int] = []
-      for step in 1...Self.memorySteps {
-        let lines = ((step - 1) * Self.memorySessions..<step * Self.memorySessions).map {
-          "{\"term\":\"love\",\"session\":\"m\($0)\"}\n"
-        }
-        let publish = try ToolProcess(
-          tool, arguments: ["publish"] + cluster.redisArguments, input: Data(lines.joined().utf8))
-        try await cluster.waitUntilAnswered(shards: Array(0..<Self.shards), atLeast: step * Self.memorySessions)
-        _ = await publish.waitForExit(within: Self.patience)
-        resident.append(ProcessCPU.residentKilobytes(of: worker.processIdentifier, field: "VmRSS"))
-      }
-      let measured = (Self.memorySteps - Self.memoryWarmUpSteps) * Self.memorySessions
-      let growth = resident[Self.memorySteps - 1] - resident[Self.memoryWarmUpSteps - 1]
-      perSession.append(Double(growth) * 1024 / Double(measured))
-      peaks.append(Double(ProcessCPU.residentKilobytes(of: worker.processIdentifier, field: "VmHWM")) / 1024)
-    }
-    table.append(
-      ResultRow(
-        section: Self.section, name: "(c) worker memory per session held", unit: "bytes",
-        sample: Sample(perSession), target: "≤ 1,536",
-        note:
-          "(RSS with \(Self.memorySteps * Self.memorySessions) sessions − RSS with "
-          + "\(Self.memoryWarmUpSteps * Self.memorySessions)) ÷ "
-          + "\((Self.memorySteps - Self.memoryWarmUpSteps) * Self.memorySessions), added \(Self.memorySessions) at a "
-          + "time; one keystroke each, all answered and still held (idle timeout 10 min)"))
-    table.append(
-      ResultRow(
-        section: Self.section, name: "(c) worker peak RSS with \(Self.memorySteps * Self.memorySessions) sessions",
-        unit: "MB",
-        sample: Sample(peaks), note: "the catalog included; events held until committed included"))
-  }
-
-  /// Calls since the last `CONFIG RESETSTAT`: all of them, and the script calls.
-  private static func commandCalls(_ connection: RESPConnection) throws -> (total: Int, scripts: Int) {
-    let info = try connection.call(RESPCommand("INFO", "commandstats")).string ?? ""
-    var total = 0
-    var scripts = 0
-    // Lines like `cmdstat_xadd:calls=123,usec=…`; the benchmark's own polling is left out.
-    let own: Set<String> = ["info", "xinfo|groups", "xinfo|stream", "config|resetstat", "get", "mget", "xrange"]
-    for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
-      let parts = line.dropFirst("cmdstat_".count).split(separator: ":", maxSplits: 1)
-      guard parts.count == 2, !own.contains(String(parts[0])) else { continue }
-      let calls = parts[1].split(separator: ",").first { $0.hasPrefix("calls=") }
-      let count = calls.flatMap { Int($0.dropFirst("calls=".count)) } ?? 0
-      total += count
-      if parts[0] == "evalsha" { scripts += count }
-    }
-    return (total, scripts)
-  }
-
-  // MARK: (b) failover
-
-  private func failover(_ tool: URL, server: RedisServer, into table: inout ResultTable) async throws {
-    var seconds: [Double] = []
-    let runs = 10
-    for run in 0..<runs {
-      let cluster = try Cluster(tool: tool, server: server, prefix: "failover-\(run)")
-      defer { cluster.stopAll() }
-      try cluster.startWorker("a")
-      try await cluster.waitUntilBalanced(workers: 1)
-      let victim = try cluster.startWorker("b")
-      try await cluster.waitUntilBalanced(workers: 2)
-      let held = try cluster.holders().filter { $0.value == "b" }.map(\.key).sorted()
-      var sessions: [String] = []
-      for index in 0..<100_000 where sessions.count < Self.failoverSessions {
-        let session = "f\(index)"
-        if held.contains(ShardHash.shard(of: session, shardCount: Self.shards)) { sessions.append(session) }
-      }
-      let lines = sessions.map { "{\"term\":\"love\",\"session\":\"\($0)\"}\n" }.joined()
-      let clock = ContinuousClock()
-      victim.signal(SIGKILL)
-      let killed = clock.now
-      let publish = try ToolProcess(tool, arguments: ["publish"] + cluster.redisArguments, input: Data(lines.utf8))
-      try await cluster.waitUntilAnswered(shards: held, atLeast: Self.failoverSessions)
-      seconds.append(nanoseconds(killed.duration(to: clock.now)) / 1e9)
-      _ = await publish.waitForExit(within: Self.patience)
-      let results = try cluster.resultCount(shards: held)
-      guard results == Self.failoverSessions else {
-        throw BenchmarkFailure(description: "failover: \(results) results for \(Self.failoverSessions) sessions")
-      }
-    }
-    table.append(
-      ResultRow(
-        section: Self.section, name: "(b) failover: kill -9 → its sessions answered again", unit: "s",
-        sample: Sample(seconds), target: "≤ 6 (lease 5 s + 1 s)",
-        note:
-          "2 workers, default lease (5 s) and debounce (300 ms); \(Self.failoverSessions) sessions of the killed "
-          + "worker typed into right after the kill; \(runs) runs"))
   }
 }

@@ -87,6 +87,22 @@ enum CatalogRanking {
     return ranked.prefix(limit).map(\.id)
   }
 
+  /// `answer`, or when it is empty for a query of two words or more, the answer for the words of
+  /// `partialRun`: a category is empty only when no word of the query matches anything in it.
+  static func answerOrPartial(
+    _ query: CatalogQuery, in candidates: [Candidate], limit: Int, dictionary: [FoldedWord]? = nil,
+    catalogStarts: ((FoldedWord) -> Bool)? = nil
+  ) -> [Int] {
+    let whole = answer(query, in: candidates, limit: limit, dictionary: dictionary, catalogStarts: catalogStarts)
+    guard whole.isEmpty, query.words.count > 1 else { return whole }
+    var found: [Int] = []
+    _ = partialRun(of: query) { part in
+      found = answer(part, in: candidates, limit: limit, dictionary: dictionary, catalogStarts: catalogStarts)
+      return !found.isEmpty
+    }
+    return found
+  }
+
   /// Every word of the candidates' names, sorted, each once.
   static func dictionary(of candidates: [Candidate]) -> [FoldedWord] {
     let words = Set(candidates.flatMap { $0.forms.flatMap(\.words) })
@@ -118,6 +134,27 @@ enum CatalogRanking {
       if dictionary[middle].lexicographicallyPrecedes(word) { low = middle + 1 } else { high = middle }
     }
     return low
+  }
+
+  /// The words of a partial answer, for a query that nothing matches whole: the query words that
+  /// each match something alone (`matches` of a query of that one word), and of those the
+  /// longest run from the first that matches something (`matches`), dropping words from its end.
+  /// Nil when no word matches anything. `matches` is asked for each query tried, the run found
+  /// last.
+  static func partialRun(of query: CatalogQuery, matches: (CatalogQuery) -> Bool) -> [FoldedWord]? {
+    let last = query.words.count - 1
+    func part(_ numbers: ArraySlice<Int>) -> CatalogQuery {
+      let words = numbers.map { query.words[$0] }
+      let lastAsTyped = numbers.last == last ? query.lastAsTyped : words[words.count - 1]
+      return CatalogQuery(words: words, lastAsTyped: lastAsTyped)
+    }
+    let kept = query.words.indices.filter { matches(part([$0])) }
+    guard !kept.isEmpty else { return nil }
+    // The whole query is known to match nothing; a single kept word is known to match.
+    var count = kept.count == query.words.count ? kept.count - 1 : kept.count
+    while count > 1, !matches(part(kept[..<count])) { count -= 1 }
+    if count == 1 { _ = matches(part(kept[..<1])) }
+    return kept[..<count].map { query.words[$0] }
   }
 
   /// The lengths of a query word whose typos are guarded (`isGuardedTypo`).

@@ -16,10 +16,19 @@ extension CatalogIndex {
   /// The same for a term already folded, in a search of `categories` (bit `n`: the catalog's
   /// index `n`; `CatalogSource.typoCategories(of:)`), whose typos one walk of the catalog's trie
   /// finds for all of them.
+  ///
+  /// Each item says how it matched (`SearchItem.match`). When nothing matches the whole query,
+  /// the answer is a partial one (``partialSearch(_:limit:categories:)``).
   func search(_ query: CatalogQuery, limit: Int, categories: UInt32) -> [SearchItem] {
     guard limit > 0, positions.count > 0, !query.isEmpty else { return [] }
-    return rankedSearch(query, limit: limit, categories: categories).ranks.map {
-      store.item(at: Int(positions[Int($0)]))
+    let whole = rankedSearch(query, limit: limit, categories: categories)
+    guard whole.isEmpty, query.words.count > 1 else { return items(whole, for: query) }
+    guard let (words, partial) = partialSearch(query, limit: limit, categories: categories) else { return [] }
+    let match = SearchMatch(.partial, matchedWords: words.map(TextFolding.string(of:)))
+    return partial.ranks.map { rank in
+      var item = store.item(at: Int(positions[Int(rank)]))
+      item.match = match
+      return item
     }
   }
 }

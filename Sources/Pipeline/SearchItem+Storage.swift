@@ -48,12 +48,14 @@ extension SearchItem {
   init(fields: SearchItemFields) {
     storage = SearchItemStorage(fields)
     builtInPosition = -1
+    match = nil
   }
 
   /// Item `position` of the built-in catalog, its fields read from its record when asked for.
   init(builtIn position: Int) {
     storage = nil
     builtInPosition = position
+    match = nil
   }
 
   /// The record of a built-in item (only read when `storage` is nil). Its fields that the

@@ -16,6 +16,10 @@ public struct SearchItem: Sendable {
   var storage: SearchItemStorage?
   /// The item's position in the built-in catalog when `storage` is nil.
   let builtInPosition: Int
+  /// How the item matched the query of the answer it is part of, when its source says (the
+  /// catalog does); nil otherwise. Not one of the item's fields: two items with the same fields
+  /// are equal however each matched.
+  public var match: SearchMatch?
 
   /// Creates an item; every field but `id` may be left out. `releaseDate` is kept in its one form
   /// (see ``releaseDate``).

@@ -1,5 +1,5 @@
-// A short real word typed into the built binary fills no category where it names nothing with
-// typos of other words.
+// What the built binary says of catalog matches: a short real word fills no category where it
+// names nothing with typos of other words; each item says how it matched, a partial category so.
 import Foundation
 import TestSupport
 import Testing
@@ -17,5 +17,24 @@ import Testing
     }
     #expect(titles["music"] == [])
     #expect(titles["movies"]?.first?.contains("Jedi") == true)
+  }
+}
+
+@Suite struct CatalogMatchBinaryTests {
+  @Test func itemsSayHowTheyMatchedAndAPartialCategoryIsMarked() async throws {
+    let result = try await Subprocess.run(
+      try toolBinary(), arguments: ["--format", "jsonl"], input: Data("radiohead creep\n".utf8))
+    #expect(result.status == 0)
+    let results = try #require(try jsonObjects(result.stdout).first { $0["type"] as? String == "results" })
+    let categories = results["categories"] as? [[String: Any]] ?? []
+    let music = try #require(categories.first { $0["category"] as? String == "music" })
+    let movies = try #require(categories.first { $0["category"] as? String == "movies" })
+    #expect(music["matched"] == nil)
+    #expect((music["items"] as? [[String: Any]])?.first?["match"] as? String == "prefix")
+    #expect(movies["matched"] as? String == "partial")
+    let film = try #require((movies["items"] as? [[String: Any]])?.first)
+    #expect(film["title"] as? String == "Creep")
+    #expect(film["match"] as? String == "partial")
+    #expect(film["matched_words"] as? [String] == ["creep"])
   }
 }

@@ -50,7 +50,7 @@ import Testing
       for (term, category) in Self.queries() {
         let request = SearchRequest(term: term, category: category, limit: 10)
         let indexed = try await Self.source.search(request).map(\.id)
-        let ranking = CatalogRanking.answer(
+        let ranking = CatalogRanking.answerOrPartial(
           CatalogQuery(term), in: Self.candidates[category] ?? [], limit: .max, catalogStarts: catalogStarts)
         #expect(indexed == Array(ranking.prefix(10)), "\(term) [\(category)]")
         let narrowedRanking = narrowed[category]?.answer(CatalogQuery(term), limit: .max) ?? []

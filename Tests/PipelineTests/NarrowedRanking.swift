@@ -75,7 +75,22 @@ struct NarrowedRanking {
   ///
   /// The query's respellings are found among all the candidates' words, and a candidate is kept
   /// when it may match the query or one of them.
+  ///
+  /// When nothing matches the whole query, the partial answer (`CatalogRanking.answerOrPartial`),
+  /// each part ranked the same way.
   func answer(_ query: CatalogQuery, limit: Int) -> [Int] {
+    let whole = wholeAnswer(query, limit: limit)
+    guard whole.isEmpty, query.words.count > 1 else { return whole }
+    var found: [Int] = []
+    _ = CatalogRanking.partialRun(of: query) { part in
+      found = wholeAnswer(part, limit: limit)
+      return !found.isEmpty
+    }
+    return found
+  }
+
+  /// `CatalogRanking.answer` over the candidates some tier may match.
+  private func wholeAnswer(_ query: CatalogQuery, limit: Int) -> [Int] {
     let respellings = CatalogRanking.respellings(of: query, dictionary: dictionary)
     var kept = Set(possibleMatches(for: query).map(\.id))
     for respelling in respellings { kept.formUnion(possibleMatches(for: respelling).map(\.id)) }

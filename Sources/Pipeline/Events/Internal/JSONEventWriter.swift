@@ -128,6 +128,9 @@ extension JSONCursor {
       ascii(origin.rawValue)
       raw("\",\"count\":")
       integer(items.count)
+      // Partial matches answer only a category that nothing matches whole, so its first item
+      // says it for all.
+      if items.first?.match?.quality == .partial { raw(",\"matched\":\"partial\"") }
       raw(",\"items\":[")
       self.items(items)
       byte(UInt8(ascii: "]"))

@@ -16,7 +16,8 @@ enum JSONItemWriter {
   /// The most bytes `item` can take: every key, every string six times over (each byte escaped
   /// as `\u00XX`), and the longest integers and price.
   private static func maximumLength(of item: SearchItem) -> Int {
-    if let position = item.builtInCatalogPosition { return maximumLength(ofBuiltIn: position) }
+    let match = item.match.map(maximumLength(of:)) ?? 0
+    if let position = item.builtInCatalogPosition { return match + maximumLength(ofBuiltIn: position) }
     func length(_ text: String?) -> Int { 2 + 6 * (text?.utf8.count ?? 0) }
     // Added up field by field: an array of the twelve strings cost more than writing them.
     var total = keysLength + 3 * 24 + 32
@@ -24,7 +25,12 @@ enum JSONItemWriter {
     total += length(item.trackViewUrl ?? item.collectionViewUrl) + length(item.previewUrl)
     total += length(item.artworkUrl ?? item.artworkUrl100) + length(item.releaseDate) + length(item.primaryGenreName)
     total += length(item.currency) + length(item.country) + length(item.feedUrl)
-    return total
+    return total + match
+  }
+
+  /// `,"match":"partial","typos":…,"matched_words":[…]` at most: 64 besides the words.
+  private static func maximumLength(of match: SearchMatch) -> Int {
+    match.matchedWords.reduce(64) { $0 + 1 + JSONCursor.maximumLength(ofString: $1) }
   }
 
   /// The same for item `position` of the built-in catalog: its four names (six times over only
@@ -62,6 +68,13 @@ extension JSONCursor {
   mutating func item(_ item: borrowing SearchItem) {
     if let position = item.builtInCatalogPosition {
       builtInItem(position)
+      if let match = item.match {
+        // The match is the answer's, not the item's: written after the item's kept JSON, in
+        // place of its closing brace.
+        self.position -= 1
+        self.match(match)
+        byte(UInt8(ascii: "}"))
+      }
       return
     }
     raw("{\"id\":")
@@ -97,7 +110,28 @@ extension JSONCursor {
     field(",\"currency\":", item.currency)
     field(",\"country\":", item.country)
     field(",\"feed_url\":", item.feedUrl)
+    if let match = item.match { self.match(match) }
     byte(UInt8(ascii: "}"))
+  }
+
+  /// `,"match":"…"`, with `,"typos":…` for a typo and `,"matched_words":[…]` for a partial match.
+  mutating func match(_ match: SearchMatch) {
+    raw(",\"match\":\"")
+    ascii(match.quality.rawValue)
+    byte(UInt8(ascii: "\""))
+    switch match.quality {
+    case .exact, .prefix: break
+    case .typo:
+      raw(",\"typos\":")
+      integer(match.typos)
+    case .partial:
+      raw(",\"matched_words\":[")
+      for (index, word) in match.matchedWords.enumerated() {
+        if index > 0 { byte(UInt8(ascii: ",")) }
+        string(word)
+      }
+      byte(UInt8(ascii: "]"))
+    }
   }
 
   /// Item `number` of the built-in catalog: its JSON copied when it was written before, else

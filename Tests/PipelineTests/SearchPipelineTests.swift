@@ -192,9 +192,10 @@ import Testing
     }
     #expect(
       log.lines.dropLast() == [
-        // c3 is told at once that it waits for the permit a1 took at 300 ms: 60,300 - 2,300.
+        // c3 is told at once that it waits for the permit a1 held until its answer at 310 ms,
+        // which frees a window after that end: 60,310 - 2,300.
         "search a1@300", "results a1 load@310", "search b2@1300", "results b2 load@1310", "search c3@2300",
-        "waiting c3 music 58000@2300", "results c3 load@60310",
+        "waiting c3 music 58010@2300", "results c3 load@60320",
       ])
     #expect(source.requests.count == 3)
   }

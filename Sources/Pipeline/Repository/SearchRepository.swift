@@ -91,7 +91,8 @@ struct RepositoryAnswer: Sendable {
 /// - With a store (``PipelineConfiguration/store``), a memory miss asks the store before the
 ///   source, a fetched answer is handed to the store, an expired stored answer is the fallback
 ///   when the source fails, and the rate budget is shared with every process using it: each
-///   request holds its shared permit from its grant until its end (``BudgetRule``).
+///   request holds its permits, the process's and the shared one, from its grant until its end
+///   (``RateRule``).
 /// - The timeout (`searchTimeout`) starts when a request is sent, after its permit, and covers its
 ///   retries and their backoffs: waiting for the rate budget is never timed out. When the
 ///   deadline comes during a backoff, the last failure is reported, not a timeout.
@@ -351,7 +352,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         // failure that made it retry is the answer (and the permit goes back unused).
         permit = try await takePermit(onRateWait: nil)
         if let deadline, clock.now >= deadline {
-          permit?.finish(mayStillArrive: false)
+          permit.finish(mayStillArrive: false)
           throw lastFailure
         }
       }
@@ -365,21 +366,26 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
   }
 
   /// A permit from the process's limiter, then from the budget shared through the store with
-  /// every other process; the shared one (nil without a store, or with one that is off) is
-  /// finished when its request ends. `onRateWait` hears each wait at once: the limiter's, then
-  /// the shared budget's when that holds the request longer.
-  private func takePermit(onRateWait: RateWaitReport?) async throws -> BudgetPermit? {
-    if let limiter {
-      try await limiter.acquire { [clock] expected in onRateWait?(clock.now.duration(to: expected)) }
+  /// every other process (none without a store, or with one that is off); both are held until
+  /// the request is finished, by the same rule (``RateRule``). `onRateWait` hears each wait at
+  /// once: the limiter's, then the shared budget's when that holds the request longer.
+  private func takePermit(onRateWait: RateWaitReport?) async throws -> RequestPermit {
+    let local = try await limiter?.acquireUntilFinished { [clock] expected in
+      onRateWait?(clock.now.duration(to: expected))
     }
-    return try await shared?.budget?.acquire(onWait: onRateWait)
+    do {
+      return RequestPermit(local: local, shared: try await shared?.budget?.acquire(onWait: onRateWait))
+    } catch {
+      local?.finish(mayStillArrive: false)
+      throw error
+    }
   }
 
-  /// One request, cut off at `deadline` (`timedOut`), its shared permit finished when it ends.
+  /// One request, cut off at `deadline` (`timedOut`), its permits finished when it ends.
   /// It runs in the load's task, which has nothing else to do, and the timeout cancels that task
   /// (`withTimeout(…cancellingItsTaskThrough:)`): no task of its own per request.
   private func send(
-    term: SearchTerm, scope: Scope, permit: BudgetPermit?, by deadline: C.Instant?, cancelling load: CacheLoad
+    term: SearchTerm, scope: Scope, permit: RequestPermit?, by deadline: C.Instant?, cancelling load: CacheLoad
   ) async throws -> [Category: [SearchItem]] {
     do {
       let items = try await send(term: term, scope: scope, by: deadline, cancelling: load)
@@ -437,7 +443,7 @@ final class SearchRepository<C: Clock>: Sendable where C.Duration == Duration {
         guard let combined = source as? any MultiCategorySearchSource, let first = categories.first else {
           var answer: [Category: [SearchItem]] = [:]
           for (index, category) in categories.enumerated() {
-            var permit: BudgetPermit?
+            var permit: RequestPermit?
             if index > 0 {
               // Each further request is a request like any: a permit of its own, and counted.
               permit = try await takePermit(onRateWait: nil)

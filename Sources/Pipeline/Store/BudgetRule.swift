@@ -1,7 +1,7 @@
-// The shared rate budget's rule, stated once for every store (SQLite, Redis): which recorded
-// requests still hold a permit at an instant, and so whether one more may be sent now or how long
-// until one frees. A store only keeps the entries and runs this rule atomically.
-
+// The shared rate budget's rule for every store (SQLite, Redis): ``RateRule``, the one rule the
+// process's own limiter follows too, in the stores' units (milliseconds of calendar time). A store
+// only keeps the entries and runs this rule atomically.
+import Streams
 /// One request recorded in a shared budget.
 public struct BudgetEntry: Sendable, Hashable {
   /// Unique among the budget's entries: the process that recorded it, and a random number.
@@ -22,43 +22,25 @@ public struct BudgetEntry: Sendable, Hashable {
   }
 }
 
-/// At most `permits` requests per `window`, counted where the server counts them.
+/// ``RateRule`` as the stores apply it: at most `permits` requests per `window`, a request holding
+/// its permit from its grant until exactly `window` after its end, counted where the server counts
+/// them. Instants are milliseconds of calendar time (``WallClock``), shared by every process.
 ///
-/// ## The rule
-/// A request holds a permit from the instant it is granted until exactly `window` after it ends.
-/// One more is granted at `now` only if fewer than `permits` entries hold one at `now`.
-///
-/// Why from the end: the server counts a request when it arrives, which is after its permit (a
-/// connection to open, bytes to travel) and, for an answered request, before its answer comes
-/// back. So between the permit and the answer lies the server's instant, whatever the network
-/// did; and any `permits + 1` requests the server saw within one window would all have held a
-/// permit at the last of those arrivals, which the rule refused. Measured where it is counted,
-/// the budget holds exactly, with no allowance for the network; it costs each request its
-/// round trip of extra spacing.
-///
-/// A request that ends unanswered (cancelled, timed out, its connection lost) may still have
-/// bytes on their way to the server: it counts as ending ``unansweredMargin`` later.
-///
-/// An entry still in flight holds its permit (its end is unknown, and at least now) until
-/// ``lease`` after it was granted; past that it counts as having ended then. That frees the
-/// permits of a process killed in the middle of a request.
-///
-/// Instants are milliseconds of calendar time (``WallClock``), shared by every process.
-struct BudgetRule: Sendable, Hashable {
-  /// Requests allowed at once within a window.
-  let permits: Int
-  /// The window, in milliseconds.
-  let window: Int64
+/// An entry still in flight holds its permit until ``lease`` after it was granted at most; past
+/// that it counts as having ended then. That frees the permits of a process killed in the middle of
+/// a request.
+struct BudgetRule: Sendable {
+  /// The rule itself.
+  let rule: RateRule<WallInstant>
 
-  /// How much later than its end an unanswered request counts as over: 1 s.
-  static let unansweredMargin: Int64 = 1_000
-  /// How long an entry in flight holds its permit at most: 60 s, longer than any request's
-  /// timeout lets it run unanswered.
+  /// How much later than its end an unanswered request counts as over, in milliseconds: 1 s.
+  static let unansweredMargin: Int64 = RateRule<WallInstant>.unansweredMargin.wholeMilliseconds
+  /// How long an entry in flight holds its permit at most, in milliseconds: 60 s, longer than any
+  /// request's default timeout lets it run unanswered.
   static let lease: Int64 = 60_000
 
   init(_ limit: RateLimit) {
-    permits = max(1, limit.permits)
-    window = max(1, limit.window.wholeMilliseconds)
+    rule = RateRule(permits: limit.permits, window: limit.window, lease: .milliseconds(Self.lease))
   }
 
   /// What a reservation at `now` finds.
@@ -72,24 +54,46 @@ struct BudgetRule: Sendable, Hashable {
 
   /// Whether one more request may be granted at `now`, given the budget's `entries`.
   func decide(_ entries: [BudgetEntry], now: Int64) -> Decision {
-    let frees = entries.map { releaseInstant(of: $0, now: now) }.filter { $0 > now }.sorted()
-    guard frees.count >= permits else { return .grant }
-    // The permit after which fewer than `permits` still hold.
-    return .fullFor(max(1, frees[frees.count - permits] - now))
+    let releases = entries.map { WallInstant(releaseInstant(of: $0, now: now)) }
+    switch rule.decide(releases: releases, now: WallInstant(now)) {
+    case .grant: return .grant
+    case .fullUntil(let instant): return .fullFor(max(1, instant.milliseconds - now))
+    }
   }
 
-  /// When `entry` stops holding a permit, as known at `now`: `window` after its end, or at the
-  /// earliest `window` after now while it is in flight (also one granted after `now`, by a
-  /// process whose clock runs ahead).
+  /// When `entry` stops holding a permit, as known at `now`.
   func releaseInstant(of entry: BudgetEntry, now: Int64) -> Int64 {
-    let leaseEnd = entry.grantedAt + Self.lease
-    if let endedAt = entry.endedAt { return min(endedAt, leaseEnd) + window }
-    return (now < leaseEnd ? now : leaseEnd) + window
+    rule.releaseInstant(
+      granted: WallInstant(entry.grantedAt), ended: entry.endedAt.map(WallInstant.init), now: WallInstant(now)
+    ).milliseconds
   }
 
   /// Entries granted before this instant can no longer hold a permit at `now` or later: a store
   /// may forget them.
   func forgettable(before now: Int64) -> Int64 {
-    now - Self.lease - window - 1
+    guard let cut = rule.forgettable(before: WallInstant(now)) else { return Int64.min }
+    return cut.milliseconds - 1
+  }
+}
+
+/// An instant of calendar time, in milliseconds since 1970 UTC, as the stores record it.
+struct WallInstant: InstantProtocol {
+  /// Milliseconds since 1970 UTC.
+  let milliseconds: Int64
+
+  init(_ milliseconds: Int64) {
+    self.milliseconds = milliseconds
+  }
+
+  func advanced(by duration: Duration) -> WallInstant {
+    WallInstant(milliseconds + duration.wholeMilliseconds)
+  }
+
+  func duration(to other: WallInstant) -> Duration {
+    .milliseconds(other.milliseconds - milliseconds)
+  }
+
+  static func < (lhs: WallInstant, rhs: WallInstant) -> Bool {
+    lhs.milliseconds < rhs.milliseconds
   }
 }

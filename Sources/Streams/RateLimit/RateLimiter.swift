@@ -36,7 +36,9 @@ import Synchronization
 /// A permit granted at instant `t` is in use until exactly `t + window` and free from then on.
 /// A caller gets a permit at `now` when fewer than `permits` were granted in `(now - window, now]`
 /// and nobody waits before it. With 20 permits per 60 s all taken at 0 ms, the 21st caller
-/// proceeds at exactly 60,000 ms (not at 59,999 ms), the 41st at 120,000 ms, and so on.
+/// proceeds at exactly 60,000 ms (not at 59,999 ms), the 41st at 120,000 ms, and so on. (This is
+/// the package's one rate rule, `RateRule`, for requests that end as their permit is granted; a
+/// permit held until its request ends frees a window after that end.)
 ///
 /// ## Ordering
 /// Waiters get their permits in the order they called ``acquire()``. A caller that finds others
@@ -95,13 +97,29 @@ public final class RateLimiter<C: Clock>: RatePermits, Sendable where C.Duration
   /// // expected == .milliseconds(60_000), and so is runner.now
   /// ```
   public func acquire(onWait: (C.Instant) -> Void) async throws {
+    _ = try await take(untilFinished: false, onWait: onWait)
+  }
+
+  /// Like ``acquire(onWait:)``, but the permit is held until its request ends: it frees a window
+  /// after ``HeldPermit/finish(mayStillArrive:)`` (``RateRule``), not a window after its grant.
+  package func acquireUntilFinished(onWait: (C.Instant) -> Void) async throws -> HeldPermit {
+    let id = try await take(untilFinished: true, onWait: onWait)
+    return HeldPermit { [self] mayStillArrive in
+      let now = clock.now
+      let end = mayStillArrive ? now.advanced(by: RateRule<C.Instant>.unansweredMargin) : now
+      state.withLock { $0.finish(id, at: end) }
+    }
+  }
+
+  /// Waits for a permit and takes it; returns its identifier.
+  private func take(untilFinished: Bool, onWait: (C.Instant) -> Void) async throws -> UInt64 {
     try Task.checkCancellation()
     let now = clock.now
     let id: UInt64
     var turn: StateMachine.Turn
-    switch state.withLock({ $0.acquire(now: now) }) {
-    case .proceed:
-      return
+    switch state.withLock({ $0.acquire(now: now, untilFinished: untilFinished) }) {
+    case .proceed(let permit):
+      return permit
     case .sleep(let headID, let deadline):
       id = headID
       onWait(deadline)
@@ -130,6 +148,7 @@ public final class RateLimiter<C: Clock>: RatePermits, Sendable where C.Duration
         turn = .sleep(until: later)
       }
     }
+    return id
   }
 
   /// Suspends a queued caller until its turn comes, or throws when its task is cancelled.

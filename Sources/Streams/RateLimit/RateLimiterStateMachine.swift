@@ -1,5 +1,6 @@
-// The rules of RateLimiter without the locking and the waiting: which grants are in the window,
-// who is at the head of the line, and who is resumed when a permit frees or a waiter leaves.
+// The bookkeeping of RateLimiter without the locking and the waiting: which permits are held (the
+// rule that frees them is RateRule's), who is at the head of the line, and who is resumed when a
+// permit frees or a waiter leaves.
 // RateLimiter holds it in a lock and performs the returned actions after releasing the lock.
 
 /// The bookkeeping of a sliding-window rate limiter with a FIFO line of waiters.
@@ -19,8 +20,8 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
   }
 
   enum AcquireAction {
-    /// A permit is free and nobody waits: it is taken, return.
-    case proceed
+    /// A permit is free and nobody waits: it is taken, as permit `id`; return.
+    case proceed(id: UInt64)
     /// Nobody waits but no permit is free: the caller heads the line; sleep, then ``headWoke``.
     case sleep(id: UInt64, until: Instant)
     /// Others wait: suspend on a continuation registered with ``register(_:continuation:)``;
@@ -45,7 +46,9 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
     case cancelledEarly
   }
 
-  private var window: GrantWindow<Instant>
+  private var held: HeldPermits<Instant>
+  /// The callers whose permit is held until ``finish(_:at:)`` rather than over at its grant.
+  private var heldUntilFinished: Set<UInt64> = []
   /// The waiter whose task sleeps until the next permit frees; nil when nobody waits.
   private var head: UInt64?
   /// Waiters behind the head, first come first; each is `reserved` or `suspended`.
@@ -54,27 +57,29 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
   private var lastID: UInt64 = 0
 
   init(permits: Int, window: Duration) {
-    self.window = GrantWindow(permits: permits, window: window)
+    held = HeldPermits(permits: permits, window: window)
   }
 
-  /// A caller asks for a permit at `now`.
-  mutating func acquire(now: Instant) -> AcquireAction {
+  /// A caller asks for a permit at `now`; with `untilFinished`, its request is over only at
+  /// ``finish(_:at:)``, otherwise as the permit is granted.
+  mutating func acquire(now: Instant, untilFinished: Bool = false) -> AcquireAction {
     lastID &+= 1
+    if untilFinished { heldUntilFinished.insert(lastID) }
     guard head == nil else {
       // Others wait: queue behind them, even if a permit has just freed (it is theirs).
       line.append(lastID)
       waiters[lastID] = .reserved
       // Positions in line: the head is 0, so this caller is line.count.
-      return .wait(id: lastID, expected: window.expectedGrant(forPosition: line.count, after: now))
+      return .wait(id: lastID, expected: held.expectedGrant(forPosition: line.count, after: now))
     }
-    if let deadline = window.nextFree(after: now) {
+    if let deadline = held.nextFree(after: now) {
       // Nobody waits and the window is full: this caller heads the line.
       head = lastID
       return .sleep(id: lastID, until: deadline)
     }
     // Nobody waits and a permit is free.
-    window.record(now)
-    return .proceed
+    grant(lastID, at: now)
+    return .proceed(id: lastID)
   }
 
   /// A queued caller registers its continuation; returns what to resume it with at once, if any.
@@ -104,11 +109,13 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
     case .reserved:
       // Not registered yet: leave the line now, throw on registration.
       line.removeAll { $0 == id }
+      heldUntilFinished.remove(id)
       waiters[id] = .cancelledEarly
       return nil
     case .suspended(let continuation):
       // Leave the line at once.
       line.removeAll { $0 == id }
+      heldUntilFinished.remove(id)
       waiters[id] = nil
       return continuation
     case .ready, .cancelledEarly, nil:
@@ -120,8 +127,8 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
   /// The head's sleep ended at `now`: take its permit and move the line up.
   mutating func headWoke(_ id: UInt64, now: Instant) -> HeadWokeAction {
     precondition(head == id, "Internal inconsistency: waiter \(id) woke but \(String(describing: head)) heads")
-    if let deadline = window.nextFree(after: now) { return .sleepAgain(until: deadline) }
-    window.record(now)
+    if let deadline = held.nextFree(after: now) { return .sleepAgain(until: deadline) }
+    grant(id, at: now)
     head = nil
     return .proceed(resuming: promote(now: now))
   }
@@ -130,7 +137,18 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
   mutating func headCancelled(_ id: UInt64, now: Instant) -> [(Continuation, Turn)] {
     precondition(head == id, "Internal inconsistency: waiter \(id) left but \(String(describing: head)) heads")
     head = nil
+    heldUntilFinished.remove(id)
     return promote(now: now)
+  }
+
+  /// The request of permit `id` is over at `end` (a window later it frees).
+  mutating func finish(_ id: UInt64, at end: Instant) {
+    held.finish(id, at: end)
+  }
+
+  /// Records the permit `id` takes at `now`: over at once, or held until it is finished.
+  private mutating func grant(_ id: UInt64, at now: Instant) {
+    held.record(id, at: now, ended: heldUntilFinished.remove(id) == nil ? now : nil)
   }
 
   /// Grants every permit free at `now` to the first in line, then makes the next one the head.
@@ -139,11 +157,11 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
     while head == nil, !line.isEmpty {
       let id = line.removeFirst()
       let turn: Turn
-      if let deadline = window.nextFree(after: now) {
+      if let deadline = held.nextFree(after: now) {
         head = id
         turn = .sleep(until: deadline)
       } else {
-        window.record(now)
+        grant(id, at: now)
         turn = .granted
       }
       switch waiters[id] {
@@ -162,42 +180,53 @@ struct RateLimiterStateMachine<Instant: InstantProtocol> where Instant.Duration 
   }
 }
 
-/// The instants of the last `permits` grants, oldest first, in a ring.
-private struct GrantWindow<Instant: InstantProtocol> where Instant.Duration == Duration {
-  let permits: Int
-  let window: Duration
-  private var grants: [Instant] = []
-  private var oldest = 0
+/// The permits granted that may still be held, each by the caller that took it, and the rule
+/// (``RateRule``) that says when each frees.
+private struct HeldPermits<Instant: InstantProtocol> where Instant.Duration == Duration {
+  private struct Held {
+    let id: UInt64
+    let granted: Instant
+    var ended: Instant?
+  }
+
+  let rule: RateRule<Instant>
+  private var held: [Held] = []
 
   init(permits: Int, window: Duration) {
-    self.permits = max(1, permits)
-    self.window = window
-    grants.reserveCapacity(self.permits)
+    rule = RateRule(permits: permits, window: window)
+    held.reserveCapacity(rule.permits)
   }
 
-  /// The instant at which the next permit frees, or nil when one is free at `now`.
+  private func releases(at now: Instant) -> [Instant] {
+    held.map { rule.releaseInstant(granted: $0.granted, ended: $0.ended, now: now) }
+  }
+
+  /// The instant at which the next permit frees (at the earliest, for one whose request is in
+  /// flight), or nil when one is free at `now`.
   func nextFree(after now: Instant) -> Instant? {
-    guard grants.count == permits else { return nil }
-    let frees = grants[oldest].advanced(by: window)
-    return frees <= now ? nil : frees
-  }
-
-  /// When the waiter at `position` in line (the head is 0) gets its permit if nobody leaves:
-  /// each waiter takes the permit the grant `permits` places before it frees, a window later.
-  /// Never before `now`.
-  func expectedGrant(forPosition position: Int, after now: Instant) -> Instant {
-    guard grants.count == permits, window > .zero else { return now }
-    let freed = grants[(oldest + position) % permits]
-    let expected = freed.advanced(by: window * (position / permits + 1))
-    return max(expected, now)
-  }
-
-  mutating func record(_ now: Instant) {
-    if grants.count < permits {
-      grants.append(now)
-    } else {
-      grants[oldest] = now
-      oldest = (oldest + 1) % permits
+    switch rule.decide(releases: releases(at: now), now: now) {
+    case .grant: nil
+    case .fullUntil(let instant): instant
     }
+  }
+
+  /// When the waiter at `position` in line (the head is 0) gets its permit if nobody leaves.
+  func expectedGrant(forPosition position: Int, after now: Instant) -> Instant {
+    rule.expectedGrant(forPosition: position, releases: releases(at: now), now: now)
+  }
+
+  /// Records the permit `id` takes at `now`, its request over at `ended` when that is known;
+  /// forgets those no longer held.
+  mutating func record(_ id: UInt64, at now: Instant, ended: Instant?) {
+    held.removeAll { entry in
+      entry.ended.map { rule.releaseInstant(granted: entry.granted, ended: $0, now: now) <= now } ?? false
+    }
+    held.append(Held(id: id, granted: now, ended: ended))
+  }
+
+  /// Records that the request of permit `id` is over at `end`; nothing for a permit already over.
+  mutating func finish(_ id: UInt64, at end: Instant) {
+    guard let index = held.firstIndex(where: { $0.id == id }), held[index].ended == nil else { return }
+    held[index].ended = end
   }
 }

@@ -1,5 +1,6 @@
 // The seam between code that sends requests and whatever decides when it may: RateLimiter in
 // memory today; a budget shared between processes can take its place without the callers changing.
+import Synchronization
 
 /// Hands out permission to send one request, making callers wait when the budget is spent.
 ///
@@ -28,4 +29,31 @@ package protocol RatePermits<Instant>: Sendable {
 
   /// Waits until the caller may send one request; `onWait` hears when, if it has to wait.
   func acquire(onWait: (Instant) -> Void) async throws
+
+  /// Like ``acquire(onWait:)``, the permit held until its request ends (``HeldPermit``).
+  func acquireUntilFinished(onWait: (Instant) -> Void) async throws -> HeldPermit
+}
+
+/// A permit held until its request ends; a window after that end it frees (``RateRule``).
+///
+/// Finish it once the request is over, however it ended. One dropped unfinished counts as a
+/// request that ended unanswered then.
+package final class HeldPermit: Sendable {
+  private let end: @Sendable (_ mayStillArrive: Bool) -> Void
+  private let finished = Atomic(false)
+
+  /// A permit whose request's end `end` records.
+  package init(end: @escaping @Sendable (_ mayStillArrive: Bool) -> Void) {
+    self.end = end
+  }
+
+  /// Records the request as over now, the first time it is called. `mayStillArrive`: it ended
+  /// without an answer (cancelled, timed out, its connection lost), so its bytes may still reach
+  /// the server, and it counts as ending ``RateRule/unansweredMargin`` later.
+  package func finish(mayStillArrive: Bool) {
+    guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    end(mayStillArrive)
+  }
+
+  deinit { finish(mayStillArrive: true) }
 }

@@ -57,7 +57,7 @@ import Testing
 
     /// Commits `events` (class, session, key, type, json, extra) and the acknowledgement of
     /// `acks` as batch `batch` (a new one each call unless given).
-    func commit(lease: String, events: [[String]], acks: [String], batch: String = UUID().uuidString) throws
+    func commit(lease: String, events: [TestEvent], acks: [String], batch: String = UUID().uuidString) throws
       -> FencedCommitOutcome?
     {
       let outcomes = try FencedCommit.commit(
@@ -67,19 +67,20 @@ import Testing
     }
 
     /// Shard 0's batch of `events` and the acknowledgement of `acks`, as `lease` holds it.
-    func shardBatch(lease: String, events: [[String]], acks: [String], batch: String = UUID().uuidString)
+    func shardBatch(lease: String, events: [TestEvent], acks: [String], batch: String = UUID().uuidString)
       -> ShardBatch
     {
       let holding = ShardHolding(shard: 0, lease: lease)
       var items = events.map { event in
         CommitItem(
-          eventClass: event[0], holding: holding, session: event[1].isEmpty ? nil : event[1], key: event[2],
-          type: event[3], json: Array(event[4].utf8), extra: Array(event[5].utf8), term: "t0", settlingID: "",
-          acknowledged: [])
+          eventClass: event.eventClass, holding: holding, session: event.session.isEmpty ? nil : event.session,
+          key: event.key, type: event.type, json: Array(event.json.utf8), extra: Array(event.extra.utf8), term: "t0",
+          settlingID: "", acknowledged: [])
       }
       items.append(
         CommitItem(
-          eventClass: "a", holding: holding, session: nil, key: "", type: "", json: [], extra: [], settlingID: "",
+          eventClass: .acknowledgement, holding: holding, session: nil, key: "", type: "", json: [], extra: [],
+          settlingID: "",
           acknowledged: acks))
       return ShardBatch(holding: holding, id: batch, items: items)
     }
@@ -99,8 +100,20 @@ import Testing
     }
   }
 
-  private func event(_ eventClass: String, _ key: String, _ type: String, extra: String = "") -> [String] {
-    [eventClass, "u1", key, type, "{\"type\":\"\(type)\",\"seq\":0,\"at_ms\":5,\"session\":\"u1\"}", extra]
+  /// One event of a test batch, as the ledger would hand it to the commit.
+  struct TestEvent {
+    let eventClass: EventClass
+    let session: String
+    let key: String
+    let type: String
+    let json: String
+    let extra: String
+  }
+
+  private func event(_ eventClass: EventClass, _ key: String, _ type: String, extra: String = "") -> TestEvent {
+    TestEvent(
+      eventClass: eventClass, session: "u1", key: key, type: type,
+      json: "{\"type\":\"\(type)\",\"seq\":0,\"at_ms\":5,\"session\":\"u1\"}", extra: extra)
   }
 
   @Test func aLeaseGoesToOneWorkerWithAGrowingToken() async throws {
@@ -125,7 +138,7 @@ import Testing
     let new = try #require(try bench.acquire("w2"))
     #expect(new == "2:w2")
     let reply = try bench.commit(
-      lease: old, events: [event("e", "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")],
+      lease: old, events: [event(.end, "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")],
       acks: ids)
     #expect(reply == .fencedOut)
     #expect(try bench.storedEvents().isEmpty)
@@ -144,9 +157,9 @@ import Testing
     // commit. The old is fenced out, the new committed, and neither outcome hides the other.
     let batches = [
       bench.shardBatch(
-        lease: old, events: [event("e", "0/\(ids[0])/end", "results", extra: "0/\(ids[0])/search")], acks: [ids[0]]),
+        lease: old, events: [event(.end, "0/\(ids[0])/end", "results", extra: "0/\(ids[0])/search")], acks: [ids[0]]),
       bench.shardBatch(
-        lease: new, events: [event("e", "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")], acks: [ids[1]]),
+        lease: new, events: [event(.end, "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")], acks: [ids[1]]),
     ]
     let outcomes = try FencedCommit.commit(batches, keys: bench.keys, eventsKept: 1000, on: bench.connection)
     #expect(outcomes?[ShardHolding(shard: 0, lease: old)] == .fencedOut)
@@ -161,8 +174,8 @@ import Testing
     let bench = try Bench(server: server)
     let lease = try #require(try bench.acquire("w1"))
     let ids = try bench.pendingKeystrokes(2, lease: lease, worker: "w1")
-    let search = event("s", "0/\(ids[1])/search", "search", extra: "0/\(ids[1])/end")
-    let end = event("e", "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")
+    let search = event(.search, "0/\(ids[1])/search", "search", extra: "0/\(ids[1])/end")
+    let end = event(.end, "0/\(ids[1])/end", "results", extra: "0/\(ids[1])/search")
     #expect(try bench.commit(lease: lease, events: [search], acks: []) == .committed)
     // A reply lost, the same commit sent again: nothing is appended twice.
     for _ in 0..<3 {
@@ -180,13 +193,13 @@ import Testing
     let bench = try Bench(server: server)
     let first = try #require(try bench.acquire("w1", lease: 60_000))
     let ids = try bench.pendingKeystrokes(2, lease: first, worker: "w1")
-    let search = event("s", "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
+    let search = event(.search, "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
     #expect(try bench.commit(lease: first, events: [search], acks: []) == .committed)
     // w1 dies with its search open; w2 takes the shard, claims both keystrokes and searches the
     // later one.
     _ = try bench.connection.call(RESPCommand("DEL", bench.keys.lease(shard: 0)))
     let second = try #require(try bench.acquire("w2"))
-    let newer = event("s", "0/\(ids[1])/search", "search", extra: "0/\(ids[1])/end")
+    let newer = event(.search, "0/\(ids[1])/search", "search", extra: "0/\(ids[1])/end")
     let repeated = search
     #expect(try bench.commit(lease: second, events: [repeated, newer], acks: []) == .committed)
     let stored = try bench.storedEvents()
@@ -203,8 +216,8 @@ import Testing
     let bench = try Bench(server: server)
     let lease = try #require(try bench.acquire("w1"))
     let ids = try bench.pendingKeystrokes(1, lease: lease, worker: "w1")
-    let search = event("s", "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
-    let end = event("e", "0/\(ids[0])/end", "results", extra: "0/\(ids[0])/search")
+    let search = event(.search, "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
+    let end = event(.end, "0/\(ids[0])/end", "results", extra: "0/\(ids[0])/search")
     #expect(try bench.commit(lease: lease, events: [search, end], acks: ids) == .committed)
     #expect(try bench.storedEvents().map(\.type) == ["search", "results"])
     #expect(try bench.pendingCount() == 0)
@@ -218,7 +231,7 @@ import Testing
     let bench = try Bench(server: server)
     let lease = try #require(try bench.acquire("w1"))
     let ids = try bench.pendingKeystrokes(1, lease: lease, worker: "w1")
-    let search = event("s", "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
+    let search = event(.search, "0/\(ids[0])/search", "search", extra: "0/\(ids[0])/end")
     #expect(try bench.commit(lease: lease, events: [search, search], acks: []) == .committed)
     #expect(try bench.storedEvents().map(\.type) == ["search"])
   }

@@ -26,13 +26,13 @@ import Testing
     #expect(first.session == "3|7:w1|u1")
     #expect([first.line, second.line, third.line] == [1, 2, 3])
     let search = ledger.account(kind: .search, pipelineSession: second.session, line: 2) { _ in encoded("search") }
-    #expect(search?.eventClass == "s")
+    #expect(search?.eventClass == .search)
     #expect(search?.key == "3/2-0/search")
     #expect(search?.acknowledged == [])
     #expect(search?.extra == Array("3/2-0/end".utf8))
     #expect(search?.term == "t")
     let end = ledger.account(kind: .end, pipelineSession: second.session, line: 2) { _ in encoded("results") }
-    #expect(end?.eventClass == "e")
+    #expect(end?.eventClass == .end)
     #expect(end?.key == "3/2-0/end")
     #expect(end?.extra == Array("3/2-0/search".utf8))
     #expect(end?.acknowledged == ["1-0", "2-0"])
@@ -47,7 +47,7 @@ import Testing
       encoded("waiting")
     }
     #expect(waiting?.key == "3/5-1/waiting/music")
-    #expect(waiting?.eventClass == "o")
+    #expect(waiting?.eventClass == .other("waiting/music"))
     #expect(waiting?.acknowledged == [])
   }
 
@@ -88,7 +88,7 @@ import Testing
     let draft = admit(&ledger, "1-0")
     _ = admit(&ledger, "2-0")
     let item = ledger.forget(pipelineSession: draft.session)
-    #expect(item?.eventClass == "a")
+    #expect(item?.eventClass == .acknowledgement)
     #expect(item?.acknowledged == ["1-0", "2-0"])
     #expect(ledger.openBookCount == 0)
   }

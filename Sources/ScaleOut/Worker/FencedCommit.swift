@@ -110,7 +110,7 @@ enum FencedCommit {
   private static func sessionsToLook(_ batch: ShardBatch) -> [String] {
     var seen = Set<String>()
     var sessions: [String] = []
-    for item in batch.items where item.eventClass != "o" && item.eventClass != "x" && item.eventClass != "a" {
+    for item in batch.items where item.eventClass.touchesTheOpenSearch {
       let session = item.session ?? ""
       if seen.insert(session).inserted { sessions.append(session) }
     }

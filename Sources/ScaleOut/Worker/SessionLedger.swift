@@ -29,9 +29,8 @@ struct ShardHolding: Hashable, Sendable {
 
 /// What the committer is to do for one event: append it (or not) and acknowledge keystrokes.
 struct CommitItem: Sendable {
-  /// How the commit treats it: `s` search, `e` end, `c` clear, `x` input error, `o` other, `a`
-  /// nothing to append (acknowledgements only).
-  let eventClass: String
+  /// How the commit treats it.
+  let eventClass: EventClass
   let holding: ShardHolding
   let session: String?
   let key: String
@@ -48,7 +47,7 @@ struct CommitItem: Sendable {
   let acknowledged: [String]
 
   init(
-    eventClass: String, holding: ShardHolding, session: String?, key: String, type: String, body: EventBody,
+    eventClass: EventClass, holding: ShardHolding, session: String?, key: String, type: String, body: EventBody,
     extra: [UInt8], term: String? = nil, settlingID: String, acknowledged: [String]
   ) {
     self.eventClass = eventClass
@@ -65,7 +64,7 @@ struct CommitItem: Sendable {
   }
 
   init(
-    eventClass: String, holding: ShardHolding, session: String?, key: String, type: String, json: [UInt8],
+    eventClass: EventClass, holding: ShardHolding, session: String?, key: String, type: String, json: [UInt8],
     extra: [UInt8], term: String? = nil, settlingID: String, acknowledged: [String]
   ) {
     self.init(
@@ -157,8 +156,8 @@ struct SessionLedger {
     books[name] = nil
     guard let last = book.pending.last else { return nil }
     return CommitItem(
-      eventClass: "a", holding: book.holding, session: book.session, key: "", type: "", body: .encoded([]), extra: [],
-      settlingID: last.id, acknowledged: book.pending.map(\.id))
+      eventClass: .acknowledgement, holding: book.holding, session: book.session, key: "", type: "",
+      body: .encoded([]), extra: [], settlingID: last.id, acknowledged: book.pending.map(\.id))
   }
 
   /// What to commit for an event of pipeline session `name` about input line `line`; nil when it
@@ -186,23 +185,26 @@ struct SessionLedger {
     case .search:
       book.openSearch = line
       item = commit(
-        "s", book, base + "search", encoded, extra: Array((base + "end").utf8), settling: settling, acks: [])
+        kind, book, base + "search", encoded, extra: Array((base + "end").utf8), settling: settling, acks: [])
     case .other(let suffix):
-      item = commit("o", book, base + suffix, encoded, extra: [], settling: settling, acks: [])
+      item = commit(kind, book, base + suffix, encoded, extra: [], settling: settling, acks: [])
     case .end:
       if book.openSearch == line { book.openSearch = nil }
       acknowledged = book.pending[...position].map(\.id)
       book.pending.removeSubrange(...position)
       item = commit(
-        "e", book, base + "end", encoded, extra: Array((base + "search").utf8), settling: settling,
+        kind, book, base + "end", encoded, extra: Array((base + "search").utf8), settling: settling,
         acks: acknowledged)
     case .cleared:
       acknowledged = book.pending[...position].map(\.id)
       book.pending.removeSubrange(...position)
-      item = commit("c", book, base + "cleared", encoded, extra: [], settling: settling, acks: acknowledged)
+      item = commit(kind, book, base + "cleared", encoded, extra: [], settling: settling, acks: acknowledged)
     case .inputError:
       book.pending.remove(at: position)
-      item = commit("x", book, base + "input_error", encoded, extra: [], settling: settling, acks: [settling])
+      item = commit(kind, book, base + "input_error", encoded, extra: [], settling: settling, acks: [settling])
+    case .acknowledgement:
+      // Never an event's: only a forgotten session's acknowledgement (``forget(pipelineSession:)``).
+      return nil
     }
     if book.pending.isEmpty && book.openSearch == nil {
       books[key] = nil
@@ -216,7 +218,7 @@ struct SessionLedger {
   var openBookCount: Int { books.count }
 
   private func commit(
-    _ eventClass: String, _ book: Book, _ key: String, _ encoded: EncodedEvent, extra: [UInt8], settling: String,
+    _ eventClass: EventClass, _ book: Book, _ key: String, _ encoded: EncodedEvent, extra: [UInt8], settling: String,
     acks: [String]
   ) -> CommitItem {
     CommitItem(
@@ -225,8 +227,9 @@ struct SessionLedger {
   }
 }
 
-/// How the ledger treats an event.
-enum EventClass: Equatable {
+/// How the ledger and the commit treat an event: one type from the pipeline's event to the
+/// transaction that stores it.
+enum EventClass: Equatable, Sendable {
   /// `search`: opens the session's search.
   case search
   /// `results`, `error`, `cancelled`: the search's end; acknowledges its keystrokes.
@@ -237,6 +240,19 @@ enum EventClass: Equatable {
   case inputError
   /// `waiting`, `partial`: may repeat after a takeover; the suffix of its key.
   case other(String)
+  /// No event: the keystrokes of a session the pipeline forgot, acknowledged.
+  case acknowledgement
+
+  /// Whether the commit appends an event for it.
+  var appendsAnEvent: Bool { self != .acknowledgement }
+
+  /// Whether it may start, end or replace its session's open search.
+  var touchesTheOpenSearch: Bool {
+    switch self {
+    case .search, .end, .cleared: true
+    case .inputError, .other, .acknowledgement: false
+    }
+  }
 }
 
 /// An event as the commit stores it: its type, its JSON, and for a search its term (the

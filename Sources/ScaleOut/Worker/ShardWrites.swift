@@ -35,15 +35,15 @@ struct ShardWrites {
   }
 
   mutating func add(_ batch: ShardBatch) {
-    let appended = batch.items.filter { $0.eventClass != "a" }
+    let appended = batch.items.filter(\.eventClass.appendsAnEvent)
     // An end's `extra` is its search's key.
-    let endedHere = Set(appended.lazy.filter { $0.eventClass == "e" }.map(\.extra))
+    let endedHere = Set(appended.lazy.filter { $0.eventClass == .end }.map(\.extra))
     var settledHere: Set<[UInt8]> = []
     let openKey = keys.openSearches(shard: shard)
     for item in appended {
       let session = item.session ?? ""
       switch item.eventClass {
-      case "s":
+      case .search:
         let key = Array(item.key.utf8)
         let current = open[session]
         if let current, Self.field(0, of: current).elementsEqual(key) { continue }
@@ -58,17 +58,17 @@ struct ShardWrites {
           request.append("HSET", openKey, session, value)
           open[session] = value
         }
-      case "e":
+      case .end:
         append(item)
         if settledHere.contains(item.extra) { continue }
         if let current = open[session], Self.field(0, of: current).elementsEqual(item.extra) {
           request.append("HDEL", openKey, session)
           open[session] = nil
         }
-      case "c":
+      case .cleared:
         if let current = open[session] { close(session: session, current, eventField: 3) }
         append(item)
-      default:
+      case .inputError, .other, .acknowledgement:
         append(item)
       }
     }

@@ -1,5 +1,6 @@
 // One event as a worker committed it to a shard's event stream: the fields a reader in any
 // language finds there, and the JSON line `events` prints.
+import Pipeline
 
 /// An entry of a `{prefix:shard}:events` stream.
 package struct StoredEvent: Sendable, Equatable {
@@ -26,18 +27,9 @@ package struct StoredEvent: Sendable, Equatable {
     self.json = json
   }
 
-  /// The JSON line to print: `seq` set to `seq`, then a newline.
+  /// The JSON line to print: `seq` set to `seq` (by the encoder that wrote it), then a newline.
   package func line(seq: Int) -> [UInt8] {
-    let marker = Array(",\"seq\":0,".utf8)
-    var output: [UInt8] = []
-    output.reserveCapacity(json.count + 12)
-    if let range = Self.firstRange(of: marker, in: json) {
-      output += json[..<range.lowerBound]
-      output += Array(",\"seq\":\(seq),".utf8)
-      output += json[range.upperBound...]
-    } else {
-      output += json
-    }
+    var output = JSONLinesEncoder.restamping(json, seq: seq) ?? json
     output.append(0x0A)
     return output
   }
@@ -48,16 +40,6 @@ package struct StoredEvent: Sendable, Equatable {
   static func order(of id: String) -> (UInt64, UInt64) {
     let parts = id.split(separator: "-", maxSplits: 1)
     return (UInt64(parts.first ?? "") ?? 0, parts.count > 1 ? UInt64(parts[1]) ?? 0 : 0)
-  }
-
-  private static func firstRange(of marker: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
-    guard bytes.count >= marker.count else { return nil }
-    // The marker sits right after the type, within the first few dozen bytes.
-    for start in 0...min(bytes.count - marker.count, 64)
-    where bytes[start..<(start + marker.count)].elementsEqual(marker) {
-      return start..<(start + marker.count)
-    }
-    return nil
   }
 
   /// A stream entry `[id, [field, value, …]]` of shard `shard`; nil when it is not an event.

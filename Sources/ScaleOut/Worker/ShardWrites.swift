@@ -110,15 +110,10 @@ struct ShardWrites {
     return parts.next() ?? []
   }
 
-  /// `json` with its `"at_ms":0,` replaced by the instant `now`.
+  /// `json`, an event the encoder wrote ahead of time, dated `now` by the encoder (as it was
+  /// when it is not an event's JSON).
   static func stamped(_ json: [UInt8], at now: Int64) -> [UInt8] {
-    let placeholder = Array(#""at_ms":0,"#.utf8)
-    guard json.count >= placeholder.count,
-      let start = (0...(json.count - placeholder.count)).first(where: {
-        json[$0..<($0 + placeholder.count)].elementsEqual(placeholder)
-      })
-    else { return json }
-    return json[..<start] + Array(#""at_ms":\#(now),"#.utf8) + json[(start + placeholder.count)...]
+    JSONLinesEncoder.restamping(json, atMilliseconds: now) ?? json
   }
 
   /// The `cancelled` event that ends the search `item` opened, `at_ms` 0 (stamped when used).

@@ -11,6 +11,11 @@ extension CatalogQuery {
   /// many names ("taylors" is not "taylor s…").
   static let respelledPartMinimum = 2
 
+  /// The longest word a respelling splits: no name written as one word is longer, and trying
+  /// every cut of a longer one costs time in the square of its length on every keystroke (a
+  /// pasted kilobyte would cost milliseconds per search).
+  static let splitWordMaximum = 64
+
   /// The query spelt otherwise, by the words of a dictionary: `isWord` says whether a word is
   /// one of its words, `startsWord` whether some word starts with it (the word itself
   /// included).
@@ -51,7 +56,7 @@ extension CatalogQuery {
     _ word: FoldedWord, isWord: (FoldedWord) -> Bool, endsWith: (FoldedWord) -> Bool
   ) -> [FoldedWord]? {
     let minimum = Self.respelledPartMinimum
-    guard word.count >= 2 * minimum else { return nil }
+    guard word.count >= 2 * minimum, word.count <= Self.splitWordMaximum else { return nil }
     // Two parts, the longest first part first.
     for cut in stride(from: word.count - minimum, through: minimum, by: -1) {
       let head = Array(word[..<cut])

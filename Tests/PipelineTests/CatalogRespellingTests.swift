@@ -51,6 +51,22 @@ import Testing
     #expect(try await search("cold pl").first?.artistName == "Coldplay")
   }
 
+  /// Splitting tries every cut of a word, so a word longer than any name written as one is
+  /// searched as typed only: a pasted kilobyte costs no more than a short query.
+  @Test func aWordLongerThanAnyJoinedNameIsNotSplit() async throws {
+    let first = String(repeating: "q", count: 30)
+    let fits = String(repeating: "w", count: 34)
+    let tooLong = String(repeating: "z", count: 35)
+    let source = CatalogSource(items: [
+      CatalogTestItems.song(1, "\(first) \(fits)", artist: "Someone", popularity: 1),
+      CatalogTestItems.song(2, "\(first) \(tooLong)", artist: "Someone Else", popularity: 1),
+    ])
+    let atTheLimit = try await source.search(SearchRequest(term: first + fits, category: .music, limit: 5))
+    let pastTheLimit = try await source.search(SearchRequest(term: first + tooLong, category: .music, limit: 5))
+    #expect(atTheLimit.map(\.id) == [1], "64 letters are split into the two words of the title")
+    #expect(pastTheLimit.isEmpty, "65 letters are searched as typed only")
+  }
+
   @Test func aRespellingRanksAfterTheQueryAsTypedInTheSameTier() async throws {
     let source = CatalogSource(items: [
       CatalogTestItems.song(1, "Garden Sound", artist: "Quiet", popularity: 9),

@@ -68,7 +68,7 @@ public final class NginxServer: Sendable {
       executable, arguments: ["-p", path, "-e", "\(path)/error.log", "-c", "\(path)/nginx.conf"],
       standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
     let server = NginxServer(port: port, directory: directory, child: child)
-    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    let deadline = ContinuousClock.now.advanced(by: hangBound)
     while ContinuousClock.now < deadline {
       if child.exit != nil { break }
       if canConnect(port) { return server }

@@ -13,7 +13,7 @@ import WebServer
     let executable = URL(fileURLWithPath: try curl.path())
     let result = await resultOf(
       { try? await Subprocess.run(executable, arguments: ["--silent", "--max-time", "20"] + arguments) },
-      within: .seconds(60))
+      within: hangBound)
     guard let result = result ?? nil else { throw ClientSocketError(description: "curl did not end") }
     return result.stdout
   }

@@ -1,8 +1,9 @@
-// What one client can hold and cannot: connections past the limit, a client that stops reading
-// (its outbox), a handler that stops reading (the server stops reading its client), and the stop.
 import Streams
 import StreamsTesting
 import Synchronization
+// What one client can hold and cannot: connections past the limit, a client that stops reading
+// (its outbox), a handler that stops reading (the server stops reading its client), and the stop.
+import TestSupport
 import Testing
 import WebServer
 
@@ -127,7 +128,7 @@ import WebServer
         _ = fcntl(client.descriptor, F_SETFL, fcntl(client.descriptor, F_GETFL, 0) & ~O_NONBLOCK)
         try client.send(leftover)
       }
-      #expect(await eventually(within: .seconds(30)) { received.withLock { $0.count } == sent })
+      #expect(await eventually(within: hangBound) { received.withLock { $0.count } == sent })
       let inOrder = received.withLock {
         $0.enumerated().allSatisfy { $0.element.hasPrefix(String(format: "%09d", $0.offset)) }
       }

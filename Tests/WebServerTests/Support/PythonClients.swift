@@ -34,7 +34,7 @@ enum PythonClients {
   static func echo(url: String, clients: Int, messages: Int, origin: String = "") async throws -> String {
     let python = URL(fileURLWithPath: try websockets.path())
     let arguments = ["-c", echoScript, url, String(clients), String(messages), origin]
-    let result = await resultOf({ try? await Subprocess.run(python, arguments: arguments) }, within: .seconds(120))
+    let result = await resultOf({ try? await Subprocess.run(python, arguments: arguments) }, within: hangBound)
     guard let result = result ?? nil else { throw ClientSocketError(description: "python did not end in 120 s") }
     return (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
   }

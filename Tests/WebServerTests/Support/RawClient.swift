@@ -62,7 +62,7 @@ final class RawClient: @unchecked Sendable {
 
   /// Reads until `done` says the bytes so far are enough (they are returned and taken), the
   /// server closes, or `bound` passes; returns what was read.
-  func read(within bound: Duration = .seconds(20), until done: ([UInt8]) -> Int?) -> [UInt8]? {
+  func read(within bound: Duration = hangBound, until done: ([UInt8]) -> Int?) -> [UInt8]? {
     let deadline = ContinuousClock.now.advanced(by: bound)
     while true {
       if let used = done(pending) {
@@ -87,13 +87,13 @@ final class RawClient: @unchecked Sendable {
   }
 
   /// Whether the server closes the connection within `bound` (what it sends first is dropped).
-  func readsEnd(within bound: Duration = .seconds(20)) -> Bool {
+  func readsEnd(within bound: Duration = hangBound) -> Bool {
     _ = read(within: bound) { _ in nil }
     return sawEnd
   }
 
   /// One HTTP response (head and Content-Length body), or nil.
-  func readResponse(within bound: Duration = .seconds(20)) -> (status: Int, head: String, body: String)? {
+  func readResponse(within bound: Duration = hangBound) -> (status: Int, head: String, body: String)? {
     guard
       let bytes = read(
         within: bound,

@@ -45,7 +45,7 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
 
 /// Waits (bounded) until `condition` holds, checking after each short real-time pause: for a
 /// state of the server a test cannot be told of, such as its connection count.
-func eventually(within bound: Duration = .seconds(20), _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(within bound: Duration = hangBound, _ condition: @Sendable () -> Bool) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: bound)
   while clock.now < deadline {

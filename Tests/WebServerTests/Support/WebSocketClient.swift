@@ -1,6 +1,7 @@
+import Foundation
 // The client side of RFC 6455 on a RawClient, with every bit under the test's control: masked or
 // not, reserved bits, any opcode, fragments.
-import Foundation
+import TestSupport
 
 extension RawClient {
   /// The upgrade request for `path` (a fixed key), with optional extra fields.
@@ -44,7 +45,7 @@ extension RawClient {
   func sendText(_ text: String) throws { try send(Self.frame(opcode: 1, Array(text.utf8))) }
 
   /// The next server frame: its opcode and payload (server frames are never masked).
-  func readFrame(within bound: Duration = .seconds(20)) -> (opcode: UInt8, payload: [UInt8])? {
+  func readFrame(within bound: Duration = hangBound) -> (opcode: UInt8, payload: [UInt8])? {
     guard
       let bytes = read(
         within: bound,
@@ -69,13 +70,13 @@ extension RawClient {
   }
 
   /// The next text frame's text (skipping nothing: any other frame is a failure, nil).
-  func readText(within bound: Duration = .seconds(20)) -> String? {
+  func readText(within bound: Duration = hangBound) -> String? {
     guard let frame = readFrame(within: bound), frame.opcode == 1 else { return nil }
     return String(decoding: frame.payload, as: UTF8.self)
   }
 
   /// The code of the next frame if it is a close frame.
-  func readCloseCode(within bound: Duration = .seconds(20)) -> UInt16? {
+  func readCloseCode(within bound: Duration = hangBound) -> UInt16? {
     guard let frame = readFrame(within: bound), frame.opcode == 8, frame.payload.count >= 2 else { return nil }
     return UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
   }

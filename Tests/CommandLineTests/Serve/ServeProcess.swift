@@ -24,7 +24,7 @@ final class ServeProcess: Sendable {
     errors.closeChildEnd()
     standardError = errors.handle
     let handle = errors.handle
-    let line = await resultOf({ Self.readLine(handle) }, within: .seconds(60)) ?? nil
+    let line = await resultOf({ Self.readLine(handle) }, within: hangBound) ?? nil
     guard let line, let range = line.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
       child.signal(SIGKILL)
       throw StartFailure(description: "serve named no address on its first stderr line: \(line ?? "(none)")")
@@ -46,7 +46,7 @@ final class ServeProcess: Sendable {
 
   /// Sends `signal` and returns the exit and the rest of stderr, bounded in time.
   func stop(_ signal: Int32 = SIGTERM) async -> (exit: ChildExit, rest: String) {
-    let (exit, _) = await child.signal(signal, waitingAtMost: .seconds(60))
+    let (exit, _) = await child.signal(signal, waitingAtMost: hangBound)
     let rest = String(decoding: standardError.readDataToEndOfFile(), as: UTF8.self)
     return (exit, rest)
   }

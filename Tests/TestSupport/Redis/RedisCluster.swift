@@ -40,7 +40,7 @@ public final class RedisCluster: Sendable {
 
   /// Starts six nodes, makes them a cluster and returns once every node sees all 16384 slots
   /// served and each master has its replica (within `timeout`).
-  public static func start(timeout: Duration = .seconds(90)) async throws -> RedisCluster {
+  public static func start(timeout: Duration = hangBound) async throws -> RedisCluster {
     guard RedisServer.executable != nil else { throw RedisServerError.notInstalled }
     let cliPath = try cli.path()
     var nodes: [RedisServer] = []

@@ -1,8 +1,8 @@
+// What one client can hold and cannot: connections past the limit, a client that stops reading
+// (its outbox), a handler that stops reading (the server stops reading its client), and the stop.
 import Streams
 import StreamsTesting
 import Synchronization
-// What one client can hold and cannot: connections past the limit, a client that stops reading
-// (its outbox), a handler that stops reading (the server stops reading its client), and the stop.
 import TestSupport
 import Testing
 import WebServer

@@ -21,10 +21,16 @@ enum FixtureRoutes {
 }
 
 /// Runs `body` with a started server, then stops it (also when `body` throws).
+///
+/// On the real clock the head timeout is the suite's hang bound: a loaded machine may leave a
+/// connection idle for more than the 10 s default between two steps of a test, and the timeouts
+/// themselves are tested on a `ManualClock`.
 func withServer<T>(
   routes: HTTPRoutes = FixtureRoutes.standard(), configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
   clock: some Clock<Duration> = ContinuousClock(), _ body: (HTTPServer) async throws -> T
 ) async throws -> T {
+  var configuration = configuration
+  if clock is ContinuousClock { configuration.headTimeout = max(configuration.headTimeout, hangBound) }
   let server = try HTTPServer.start(
     host: "127.0.0.1", port: 0, routes: routes, configuration: configuration, clock: clock)
   do {

@@ -1,6 +1,6 @@
-import Foundation
 // The client side of RFC 6455 on a RawClient, with every bit under the test's control: masked or
 // not, reserved bits, any opcode, fragments.
+import Foundation
 import TestSupport
 
 extension RawClient {

@@ -12,7 +12,10 @@ import WebServer
   static func run(_ arguments: [String]) async throws -> String {
     let executable = URL(fileURLWithPath: try curl.path())
     let result = await resultOf(
-      { try? await Subprocess.run(executable, arguments: ["--silent", "--max-time", "20"] + arguments) },
+      {
+        try? await Subprocess.run(
+          executable, arguments: ["--silent", "--max-time", String(hangBound.components.seconds)] + arguments)
+      },
       within: hangBound)
     guard let result = result ?? nil else { throw ClientSocketError(description: "curl did not end") }
     return result.stdout

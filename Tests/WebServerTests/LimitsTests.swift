@@ -137,7 +137,11 @@ import WebServer
   }
 
   @Test func stopClosesEveryWebSocketWith1001() async throws {
-    let server = try HTTPServer.start(host: "127.0.0.1", port: 0, routes: FixtureRoutes.standard())
+    // The idle connection must outlive any pause of a loaded machine until the count is seen.
+    var configuration = HTTPServerConfiguration()
+    configuration.headTimeout = hangBound
+    let server = try HTTPServer.start(
+      host: "127.0.0.1", port: 0, routes: FixtureRoutes.standard(), configuration: configuration)
     let port = server.boundPort
     let clients = try await blocking { try (0..<3).map { _ in try RawClient.webSocket(port: port) } }
     let idle = try RawClient(port: port)

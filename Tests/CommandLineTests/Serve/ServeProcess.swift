@@ -59,7 +59,8 @@ enum Curl {
   /// `curl -s -w '\n%{http_code}' URL`: the body and the status.
   static func get(_ url: String) async throws -> (status: Int, body: String) {
     let result = try await Subprocess.run(
-      URL(fileURLWithPath: try tool.path()), arguments: ["-s", "--max-time", "30", "-w", "\n%{http_code}", url])
+      URL(fileURLWithPath: try tool.path()),
+      arguments: ["-s", "--max-time", String(hangBound.components.seconds), "-w", "\n%{http_code}", url])
     let text = result.stdout
     guard let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
       return (0, text)

@@ -11,8 +11,9 @@ enum PythonClients {
   static let echoScript = """
     import asyncio, sys, websockets
     url, clients, messages, origin = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] or None
+    bound = int(sys.argv[5])
     async def one(index):
-        async with websockets.connect(url, origin=origin, open_timeout=30, close_timeout=30,
+        async with websockets.connect(url, origin=origin, open_timeout=bound, close_timeout=bound,
                                       ping_interval=None, max_size=2**20) as socket:
             for number in range(messages):
                 text = f"client {index} message {number} é"
@@ -33,9 +34,11 @@ enum PythonClients {
   /// Runs the echo script; its one line.
   static func echo(url: String, clients: Int, messages: Int, origin: String = "") async throws -> String {
     let python = URL(fileURLWithPath: try websockets.path())
-    let arguments = ["-c", echoScript, url, String(clients), String(messages), origin]
+    let arguments = [
+      "-c", echoScript, url, String(clients), String(messages), origin, String(hangBound.components.seconds),
+    ]
     let result = await resultOf({ try? await Subprocess.run(python, arguments: arguments) }, within: hangBound)
-    guard let result = result ?? nil else { throw ClientSocketError(description: "python did not end in 120 s") }
+    guard let result = result ?? nil else { throw ClientSocketError(description: "python did not end") }
     return (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -135,7 +135,7 @@ enum CommandLineParser {
         return .serve(
           ServeOptions(
             host: serve.host, port: serve.port, allowedOrigins: serve.allowedOrigins,
-            maxConnections: serve.maxConnections, search: search))
+            maxConnections: serve.maxConnections, redis: draft.scaleOut.redisOptions, search: search))
       case .help:
         preconditionFailure("Internal inconsistency: 'help' is answered before its words are scanned")
       }

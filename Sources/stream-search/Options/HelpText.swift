@@ -42,7 +42,9 @@ enum HelpText {
           "GET / is the search page; GET /ws is one WebSocket per search field (each text message the field's "
             + "text, each message back one event as JSON); GET /search?q=TERM answers one search; GET /healthz "
             + "and GET /metrics (Prometheus) are for operators. The first line on standard error names the "
-            + "address, as http://HOST:PORT."
+            + "address, as http://HOST:PORT. With --redis URL it is a stateless gateway to the workers on that "
+            + "Redis: each connection is a session of its own, published as 'publish' does, and the workers' "
+            + "events for it come back on it; the search options are then the workers'."
         ))
       sections.append("USAGE: " + command.usage)
     case .help:

@@ -7,7 +7,7 @@ import Streams
 
 extension OptionTable {
   /// `--redis`, `--redis-prefix` (every command), and `--shards` when `shards`.
-  private static func redisGroup(shards: Bool) -> OptionGroup {
+  static func redisGroup(shards: Bool) -> OptionGroup {
     var options = [
       OptionSpec("--redis", "URL", help: "The Redis server: redis://[:password@]host[:port][/db].") {
         draft, value throws(InvalidValue) in

@@ -1,5 +1,6 @@
-// What `stream-search serve` was asked to do: where to listen, the WebServer's limits, and the
-// pipeline's options as a local run takes them.
+// What `stream-search serve` was asked to do: where to listen, the WebServer's limits, the
+// pipeline's options as a local run takes them, and with `--redis` the deployment it fronts.
+import ScaleOut
 
 /// The options of `stream-search serve`, validated.
 struct ServeOptions: Equatable, Sendable {
@@ -10,6 +11,9 @@ struct ServeOptions: Equatable, Sendable {
   var allowedOrigins: Set<String> = []
   /// Most connections served at once.
   var maxConnections = 10_000
+  /// The deployment on Redis whose workers answer (`--redis`): serve is then a gateway, and the
+  /// pipeline runs in the workers. Nil runs the pipeline in this process.
+  var redis: RedisOptions?
   /// The pipeline's options, as a local run takes them (`--max-line-bytes` bounds a message).
   var search: CommandLineOptions
 }
@@ -59,6 +63,16 @@ extension OptionTable {
           ) { draft, value throws(InvalidValue) in
             draft.serve.maxConnections = try ValueParser.wholeNumber(value, in: 1...1_000_000)
           },
-        ] + search.flatMap(\.options).filter { ["--max-line-bytes", "--session-idle"].contains($0.name) })
+        ] + search.flatMap(\.options).filter { ["--max-line-bytes", "--session-idle"].contains($0.name) }),
+      redisGroup(shards: false),
     ] + search.filter { ["SEARCH OPTIONS", "SOURCE OPTIONS", "CACHE OPTIONS"].contains($0.title) }
+}
+
+extension ScaleOutDraft {
+  /// The deployment `--redis` and `--redis-prefix` name; nil without `--redis`.
+  var redisOptions: RedisOptions? {
+    // The prefix was checked when it was read.
+    guard let endpoint, let keys = try? ScaleOutKeys(prefix: prefix) else { return nil }
+    return RedisOptions(endpoint: endpoint, keys: keys, shards: shards)
+  }
 }

@@ -80,6 +80,35 @@ import Testing
     #expect(exit == ChildExit(status: 130, signaled: false))
   }
 
+  @Test(.enabled(if: websockets.isAvailableOrCI, Comment(rawValue: websockets.skipNote)))
+  func aMalformedMessageIsAnInputErrorAndTheSessionGoesOn() async throws {
+    let server = try await ServeProcess()
+    let script = """
+      import asyncio, json, sys, websockets
+      bound = int(sys.argv[2])
+      async def main():
+          async with websockets.connect("ws://" + sys.argv[1] + "/ws", open_timeout=bound) as socket:
+              for message in ['{"term": ', '{"size": 1}', "queen"]:
+                  await socket.send(message)
+              events = []
+              while not any(e["type"] == "results" and e["term"] == "queen" for e in events):
+                  events.append(json.loads(await asyncio.wait_for(socket.recv(), bound)))
+          print(json.dumps([[e["line"], e["reason"]] for e in events if e["type"] == "input_error"]))
+      asyncio.run(main())
+      """
+    let python = URL(fileURLWithPath: try Self.websockets.path())
+    let result = try await Subprocess.run(
+      python, arguments: ["-c", script, server.address, String(hangBound.components.seconds)])
+    #expect(result.stderr == "")
+    let refused = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [[Any]] ?? []
+    #expect(refused.map { $0.first as? Int } == [1, 2], "\(result.stdout)")
+    #expect(refused.first?.last as? String == "invalid JSON")
+    #expect((refused.last?.last as? String)?.contains("expected") == true)
+    let (exit, rest) = await server.stop(SIGTERM)
+    #expect(exit == ChildExit(status: 143, signaled: false))
+    #expect(rest.contains("(2 bad)"), "\(rest)")
+  }
+
   @Test func anAddressInUseIsOneErrorLineAndStatus69() async throws {
     let first = try await ServeProcess()
     let second = try await Subprocess.run(

@@ -22,6 +22,9 @@ final class RedisNotices: Sendable {
     self.log = log
   }
 
+  /// Whether every connection lost has been made again (a gateway's health).
+  var isConnected: Bool { state.withLock { $0.down == 0 } }
+
   func receive(_ notice: LinkNotice) {
     let line = state.withLock { state -> String? in
       switch notice {

@@ -14,6 +14,9 @@ final class SocketSessions: Sendable {
     var nextLine = 0
     var sockets: [String: WebSocketConnection] = [:]
     var searches: [String: CheckedContinuation<SearchEvent, Never>] = [:]
+    /// The pipeline's line of each message that was not a keystroke, until its `input_error`
+    /// comes out: the socket it came from and its number among that socket's messages.
+    var invalidMessages: [Int: (session: String, message: Int)] = [:]
   }
 
   private let state = Mutex(State())
@@ -41,6 +44,16 @@ final class SocketSessions: Sendable {
     }
   }
 
+  /// A line number for message `message` of `session`, which is not a keystroke: its
+  /// `input_error` goes to that socket, naming the message's number on that connection.
+  func nextLine(invalidMessage message: Int, of session: String) -> Int {
+    state.withLock { state in
+      state.nextLine += 1
+      state.invalidMessages[state.nextLine] = (session, message)
+      return state.nextLine
+    }
+  }
+
   /// Searches `term` once in a session of its own, fed by `feed`, and returns its `results`,
   /// `error` (or `cancelled`, when the server stops) event.
   func searchOnce(_ term: String, feed: AsyncFeed<InputRecord>) async -> SearchEvent {
@@ -57,8 +70,22 @@ final class SocketSessions: Sendable {
 
   /// The pipeline's sink: the event to its socket, or to the `/search` waiting for it.
   func deliver(_ event: SearchEvent) {
-    guard let session = event.session else { return }
     var event = event
+    if case .inputError(let line, let reason) = event.kind {
+      // Named by its line: the pipeline knows no session of a message that is not a keystroke.
+      let target = state.withLock { state -> (WebSocketConnection, Int)? in
+        guard let (session, message) = state.invalidMessages.removeValue(forKey: line),
+          let socket = state.sockets[session]
+        else { return nil }
+        return (socket, message)
+      }
+      if let (socket, message) = target {
+        event.kind = .inputError(line: message, reason: reason)
+        send(event, to: socket)
+      }
+      return
+    }
+    guard let session = event.session else { return }
     event.session = nil
     enum Route {
       case socket(WebSocketConnection)
@@ -75,14 +102,18 @@ final class SocketSessions: Sendable {
     }
     switch route {
     case .socket(let socket):
-      var bytes = JSONLinesEncoder.line(event)
-      bytes.removeLast()
-      _ = socket.send(String(decoding: bytes, as: UTF8.self))
+      send(event, to: socket)
     case .search(let continuation):
       continuation.resume(returning: event)
     case nil:
       break
     }
+  }
+
+  private func send(_ event: SearchEvent, to socket: WebSocketConnection) {
+    var bytes = JSONLinesEncoder.line(event)
+    bytes.removeLast()
+    _ = socket.send(String(decoding: bytes, as: UTF8.self))
   }
 }
 

@@ -7,8 +7,11 @@
 /// Layout (integers little-endian): the format byte ``format``; the number of categories (UInt32);
 /// per category its name, the number of items (UInt32), and per item `id` (Int64), a UInt32 mask of
 /// which optional fields are present (bit `n` for the `n`-th of ``strings``, then ``integers``,
-/// then `price`), and the present values in that order. A string is its UTF-8 length (UInt32) and
-/// bytes; an integer an Int64; `price` the Double's bit pattern (UInt64).
+/// then `price`, then `match`), and the present values in that order. A string is its UTF-8 length
+/// (UInt32) and bytes; an integer an Int64; `price` the Double's bit pattern (UInt64); `match` its
+/// quality's name, its typos (UInt32) and its matched words (a UInt32 count, then each string), so
+/// that an answer read back says how each item matched, as the fresh one did. Rows written before
+/// `match` was stored lack its bit and read back without one.
 package enum StoredItemsCoding {
   /// The first byte of this layout. Version 1 files stored JSON, which starts with `{`.
   static let format: UInt8 = 1
@@ -59,12 +62,40 @@ package enum StoredItemsCoding {
     for (bit, path) in strings.enumerated() where item[keyPath: path] != nil { mask |= 1 << bit }
     for (bit, path) in integers.enumerated() where item[keyPath: path] != nil { mask |= 1 << (strings.count + bit) }
     if item.price != nil { mask |= 1 << (strings.count + integers.count) }
+    if item.match != nil { mask |= 1 << matchBit }
     append(mask, bytes: 4, to: &output)
     for path in strings { if let text = item[keyPath: path] { append(text, to: &output) } }
     for path in integers {
       if let number = item[keyPath: path] { append(UInt64(bitPattern: Int64(number)), bytes: 8, to: &output) }
     }
     if let price = item.price { append(price.bitPattern, bytes: 8, to: &output) }
+    if let match = item.match {
+      append(match.quality.rawValue, to: &output)
+      append(UInt64(match.typos), bytes: 4, to: &output)
+      append(UInt64(match.matchedWords.count), bytes: 4, to: &output)
+      for word in match.matchedWords { append(word, to: &output) }
+    }
+  }
+
+  /// The mask's bit for `match`, after every field's.
+  private static var matchBit: Int { strings.count + integers.count + 1 }
+
+  /// A stored `match`, or nil when its bytes are not one.
+  private static func match(from reader: inout Reader) -> SearchMatch? {
+    guard let name = reader.string(), let quality = SearchMatch.Quality(rawValue: name),
+      let typos = reader.integer(bytes: 4), let count = reader.integer(bytes: 4), count <= UInt64(reader.bytes.count)
+    else { return nil }
+    var words: [String] = []
+    for _ in 0..<count {
+      guard let word = reader.string() else { return nil }
+      words.append(word)
+    }
+    switch quality {
+    case .exact: return .exact
+    case .prefix: return .prefix
+    case .typo: return .typo(Int(typos))
+    case .partial: return SearchMatch(.partial, matchedWords: words)
+    }
   }
 
   private static func item(from reader: inout Reader) -> SearchItem? {
@@ -81,6 +112,10 @@ package enum StoredItemsCoding {
     if mask & (1 << (strings.count + integers.count)) != 0 {
       guard let bits = reader.integer(bytes: 8) else { return nil }
       item.price = Double(bitPattern: bits)
+    }
+    if mask & (1 << matchBit) != 0 {
+      guard let match = match(from: &reader) else { return nil }
+      item.match = match
     }
     return item
   }

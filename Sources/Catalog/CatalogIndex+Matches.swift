@@ -48,16 +48,38 @@ extension CatalogIndex {
   /// words, from the start, that matches something, among the words that each match something
   /// alone (`CatalogRanking.partialRun`), and the answer for them; nil when no word matches
   /// anything.
+  ///
+  /// The parts' answers are kept: while the last word is typed, each keystroke tries the same
+  /// earlier words alone and the same runs of them again, and their answers do not change.
   func partialSearch(_ query: CatalogQuery, limit: Int, categories: UInt32) -> ([FoldedWord], TieredRanks)? {
     var found: TieredRanks?
     let words = CatalogRanking.partialRun(of: query) { part in
-      let answer = rankedSearch(part, limit: limit, categories: categories)
+      let answer = keptSearch(part, limit: limit, categories: categories)
       if !answer.isEmpty { found = answer }
       return !answer.isEmpty
     }
     guard let words, let found else { return nil }
     return (words, found)
   }
+
+  /// `rankedSearch(_:limit:categories:)`, from `recentParts` when kept there (the search runs
+  /// outside the lock).
+  private func keptSearch(_ part: CatalogQuery, limit: Int, categories: UInt32) -> TieredRanks {
+    let key = PartOfQuery(words: part.words, lastAsTyped: part.lastAsTyped, limit: limit, categories: categories)
+    if let known = recentParts.withLock({ $0.answer(for: key) }) { return known }
+    let answer = rankedSearch(part, limit: limit, categories: categories)
+    recentParts.withLock { $0.keep(answer, for: key) }
+    return answer
+  }
+}
+
+/// What a search's answer depends on besides the index: a part of a query a partial answer
+/// tries, and the search it is tried for.
+struct PartOfQuery: Hashable, Sendable {
+  var words: [FoldedWord]
+  var lastAsTyped: FoldedWord
+  var limit: Int
+  var categories: UInt32
 }
 
 extension TextFolding {

@@ -11,7 +11,12 @@ extension CatalogIndex {
   /// typed comes before its respellings, then rank. Typos are searched, for the query as typed,
   /// only when neither it nor a respelling matched anything without one.
   func rankedSearch(_ query: CatalogQuery, limit: Int, categories: UInt32) -> TieredRanks {
-    let respellings = query.respellings(isWord: isWord, startsWord: { !wordIds(startingWith: $0).isEmpty })
+    let respellings = query.respellings(
+      isWord: isWord, startsWord: startsWord,
+      known: { word, isLast in recentSplits.withLock { $0.answer(for: SplitWord(word: word, isLast: isLast)) } },
+      keep: { word, isLast, parts in
+        recentSplits.withLock { $0.keep(parts, for: SplitWord(word: word, isLast: isLast)) }
+      })
     let typed = CatalogSearch(index: self, query: query, limit: limit, categories: categories)
     guard !respellings.isEmpty else { return typed.run() }
     let answers = respellings.map {
@@ -19,12 +24,6 @@ extension CatalogIndex {
     }
     let own = typed.run(typos: answers.allSatisfy(\.isEmpty))
     return Self.merge(own, answers, limit: limit)
-  }
-
-  /// Whether `word` is one of this index's words.
-  func isWord(_ word: FoldedWord) -> Bool {
-    let ids = wordIds(startingWith: word)
-    return !ids.isEmpty && words[ids.lowerBound].count == word.count
   }
 
   /// The best `limit` of `own` (the query as typed) and `respelt` (its respellings'), by tier,
@@ -44,4 +43,10 @@ extension CatalogIndex {
     }
     return merged
   }
+}
+
+/// A word to split, and whether it is a query's last (whose last part may be unfinished).
+struct SplitWord: Hashable, Sendable {
+  var word: FoldedWord
+  var isLast: Bool
 }

@@ -12,6 +12,19 @@ extension CatalogIndex {
     return lower..<max(lower, upper)
   }
 
+  /// Whether some word starts with `prefix` (or is it): one binary search, where
+  /// ``wordIds(startingWith:)`` takes two.
+  func startsWord(_ prefix: FoldedWord) -> Bool {
+    let lower = firstWord { Self.order($0, prefix) >= 0 }
+    return lower < words.count && Self.starts(words[lower], with: prefix)
+  }
+
+  /// Whether `word` is one of this index's words: one binary search.
+  func isWord(_ word: FoldedWord) -> Bool {
+    let lower = firstWord { Self.order($0, word) >= 0 }
+    return lower < words.count && Self.order(words[lower], word) == 0
+  }
+
   /// The words query word `index` of `query` starts (`CatalogQuery.word(_:starts:)`), given
   /// `own`, those starting with the word itself (``wordIds(startingWith:)``).
   func wordsStarted(by query: CatalogQuery, word index: Int, own: Range<Int>) -> CatalogWordSet {

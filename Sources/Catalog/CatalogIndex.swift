@@ -43,6 +43,11 @@ final class CatalogIndex: Sendable {
   let catalogWords: IndexTable<Int32>
   /// The last typo searches' answers (see `typos(of:prefix:)`).
   let recentTypos = Mutex(RecentTypos<CatalogWordSet>())
+  /// The last answers for parts of a query that a partial answer tried (see
+  /// `partialSearch(_:limit:categories:)`).
+  let recentParts = Mutex(RecentAnswers<PartOfQuery, TieredRanks>(capacity: 1024))
+  /// The last query words' splits (see `rankedSearch(_:limit:categories:)`).
+  let recentSplits = Mutex(RecentAnswers<SplitWord, [FoldedWord]?>(capacity: 1024))
 
   /// An index whose arrays are already built (the built-in catalog's: `BuiltInCatalog.indexes`).
   init(

@@ -29,7 +29,16 @@ extension CatalogQuery {
   ///
   /// Parts are at least `respelledPartMinimum` letters. Joins come first, from the start of the
   /// query, then splits; at most `respellingLimit`, each different from the query.
-  func respellings(isWord: (FoldedWord) -> Bool, startsWord: (FoldedWord) -> Bool) -> [CatalogQuery] {
+  ///
+  /// A word's split depends on the word, whether it is the last, and the dictionary alone, and
+  /// the earlier words of a term are split again at every keystroke: `known` may answer with a
+  /// split kept for a word (and whether it is the last; `.some(nil)` for none), and each split
+  /// made is handed to `keep`.
+  func respellings(
+    isWord: (FoldedWord) -> Bool, startsWord: (FoldedWord) -> Bool,
+    known: (FoldedWord, Bool) -> [FoldedWord]?? = { _, _ in nil },
+    keep: (FoldedWord, Bool, [FoldedWord]?) -> Void = { _, _, _ in }
+  ) -> [CatalogQuery] {
     let last = words.count - 1
     let minimum = Self.respelledPartMinimum
     var found: [CatalogQuery] = []
@@ -42,9 +51,16 @@ extension CatalogQuery {
       guard index + 1 == last ? startsWord(joined) : isWord(joined) else { continue }
       add(Array(words[..<index]) + [joined] + Array(words[(index + 2)...]), lastChanged: index + 1 == last)
     }
-    for index in words.indices {
+    for index in words.indices where found.count < Self.respellingLimit {
       let isLast = index == last
-      guard let parts = split(words[index], isWord: isWord, endsWith: isLast ? startsWord : isWord) else { continue }
+      let parts: [FoldedWord]?
+      if let kept = known(words[index], isLast) {
+        parts = kept
+      } else {
+        parts = split(words[index], isWord: isWord, startsWord: startsWord, endsWith: isLast ? startsWord : isWord)
+        keep(words[index], isLast, parts)
+      }
+      guard let parts else { continue }
       add(Array(words[..<index]) + parts + Array(words[(index + 1)...]), lastChanged: isLast)
     }
     return found
@@ -52,27 +68,49 @@ extension CatalogQuery {
 
   /// `word` as two or three parts of at least `respelledPartMinimum` letters, each a word by
   /// `isWord` but the last, which must satisfy `endsWith`; nil when there is no such split.
+  ///
+  /// The heads tried are only the starts of `word` that are words: found from the shortest up,
+  /// they stop at the first start that no word begins with (`startsWord`), since no longer one
+  /// can be a word either. Trying every cut asked the dictionary for two parts per cut, on every
+  /// word of every keystroke.
   private func split(
-    _ word: FoldedWord, isWord: (FoldedWord) -> Bool, endsWith: (FoldedWord) -> Bool
+    _ word: FoldedWord, isWord: (FoldedWord) -> Bool, startsWord: (FoldedWord) -> Bool,
+    endsWith: (FoldedWord) -> Bool
   ) -> [FoldedWord]? {
     let minimum = Self.respelledPartMinimum
     guard word.count >= 2 * minimum, word.count <= Self.splitWordMaximum else { return nil }
+    let heads = Self.wordStarts(of: word[...], upTo: word.count - minimum, isWord: isWord, startsWord: startsWord)
     // Two parts, the longest first part first.
-    for cut in stride(from: word.count - minimum, through: minimum, by: -1) {
-      let head = Array(word[..<cut])
+    for cut in heads.reversed() {
       let tail = Array(word[cut...])
-      if isWord(head) && endsWith(tail) { return [head, tail] }
+      if endsWith(tail) { return [Array(word[..<cut]), tail] }
     }
     guard word.count >= 3 * minimum else { return nil }
-    for cut in stride(from: word.count - 2 * minimum, through: minimum, by: -1) {
-      let head = Array(word[..<cut])
-      guard isWord(head) else { continue }
-      for second in stride(from: word.count - minimum, through: cut + minimum, by: -1) {
-        let middle = Array(word[cut..<second])
+    for cut in heads.reversed() where cut <= word.count - 2 * minimum {
+      let middles = Self.wordStarts(
+        of: word[cut...], upTo: word.count - cut - minimum, isWord: isWord, startsWord: startsWord)
+      for length in middles.reversed() {
+        let second = cut + length
         let tail = Array(word[second...])
-        if isWord(middle) && endsWith(tail) { return [head, middle, tail] }
+        if endsWith(tail) { return [Array(word[..<cut]), Array(word[cut..<second]), tail] }
       }
     }
     return nil
+  }
+
+  /// The lengths from `respelledPartMinimum` to `longest` at which `letters` starts with a word
+  /// (`isWord`), ascending; the search stops at the first length whose start begins no word.
+  private static func wordStarts(
+    of letters: ArraySlice<UInt32>, upTo longest: Int, isWord: (FoldedWord) -> Bool,
+    startsWord: (FoldedWord) -> Bool
+  ) -> [Int] {
+    var lengths: [Int] = []
+    guard longest >= respelledPartMinimum else { return lengths }
+    for length in respelledPartMinimum...longest {
+      let start = Array(letters.prefix(length))
+      guard startsWord(start) else { break }
+      if isWord(start) { lengths.append(length) }
+    }
+    return lengths
   }
 }

@@ -18,7 +18,7 @@ struct BenchOptions: Sendable {
   /// The 200,000-keystroke recording, if given.
   var tracePath: String?
   /// Only these sections (nil: the default set): operators, lines, virtual, replay, catalog,
-  /// cache, disk, binary, engine, interactive, signals, cancel, scaleout, webserver.
+  /// long, million, cache, disk, binary, engine, interactive, signals, cancel, scaleout, webserver.
   var sections: Set<String>?
   /// Also measure the operators over the standard library's AsyncStream ("operators"): a
   /// reference row for the stdlib, not our code, and a third of the run's time.
@@ -31,13 +31,14 @@ struct BenchOptions: Sendable {
       --json             Print the figures as JSON instead of a table.
       --quick            3 runs, N = 200,000, 50 debounce bursts (about a minute).
       --full             The issue's 1,000 debounce bursts (adds about 5 minutes), the
-                         10,000,000-line pipe through the binary (adds about 2 minutes), and
-                         the operators over AsyncStream for reference (section "operators").
+                         10,000,000-line pipe through the binary (adds about 2 minutes), the
+                         operators over AsyncStream for reference (section "operators") and
+                         the catalog of 1,000,000 items (section "million").
       --runs <n>         Timed runs per figure (default: 5).
       --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
-      --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, cache,
-                         disk, binary, engine, interactive, signals, cancel, scaleout,
-                         webserver.
+      --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, long,
+                         million, cache, disk, binary, engine, interactive, signals, cancel,
+                         scaleout, webserver.
       -h, --help         Show help information.
     """
 
@@ -73,10 +74,11 @@ struct BenchOptions: Sendable {
   }
 
   /// Whether `section` is to be measured: a named one, or by default every section but the
-  /// AsyncStream reference (kept for `--full`, so the default run stays under five minutes).
+  /// AsyncStream reference and the million items (kept for `--full`, so the default run stays
+  /// under five minutes).
   func includes(_ section: String) -> Bool {
     if let sections { return sections.contains(section) }
-    return section != "operators" || includeAsyncStreamReference
+    return !["operators", "million"].contains(section) || includeAsyncStreamReference
   }
 }
 

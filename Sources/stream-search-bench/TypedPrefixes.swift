@@ -1,8 +1,9 @@
-// The "catalog" section, through the binary: the CPU a keystroke costs when every keystroke is searched. The
-// project's query set is typed letter by letter into `stream-search --replay` (three categories,
-// 25 items each, every event encoded, no cache), each prefix a second after the last so that the
-// debounce lets every one through; the CPU of a one-line replay (start-up) is subtracted and the
-// rest divided by the searches the run reports.
+// The "catalog" and "long" sections, through the binary: the CPU a keystroke costs when every
+// keystroke is searched. A set of queries (the project's query set, or the long queries) is typed
+// letter by letter into `stream-search --replay` (three categories, 25 items each, every event
+// encoded, no cache), each prefix a second after the last so that the debounce lets every one
+// through; the CPU of a one-line replay (start-up) is subtracted and the rest divided by the
+// searches the run reports.
 import CatalogQueries
 import Foundation
 
@@ -13,9 +14,18 @@ struct TypedPrefixes {
 
   static let arguments = ["--replay", "--format", "jsonl", "--limit", "25", "--cache-size", "0"]
 
+  /// The query set's row.
   func measure(into table: inout ResultTable) throws {
-    guard let binary = BinarySection.binary(for: "4 catalog", into: &table) else { return }
-    let terms = Self.terms()
+    try measure(
+      Self.terms(), section: "4 catalog", name: "CPU per typed prefix through the binary, start-up subtracted",
+      describing: "query-set terms", into: &table)
+  }
+
+  /// A row for every prefix of `terms` (`describing` says what they are) in `section`.
+  func measure(
+    _ terms: [String], section: String, name: String, describing: String, into table: inout ResultTable
+  ) throws {
+    guard let binary = BinarySection.binary(for: section, into: &table) else { return }
     let recording = Self.recording(of: terms)
     let oneLine = Self.recording(of: ["taylor swift"])
     var perPrefix: [Double] = []
@@ -37,9 +47,8 @@ struct TypedPrefixes {
     let prefixes = String(searches).withThousandsSeparators
     table.append(
       ResultRow(
-        section: "4 catalog", name: "CPU per typed prefix through the binary, start-up subtracted", unit: "µs",
-        sample: Sample(perPrefix), target: "≤ 40",
-        note: "\(prefixes) prefixes of the \(terms.count) query-set terms, `\(Self.arguments.joined(separator: " "))`"))
+        section: section, name: name, unit: "µs", sample: Sample(perPrefix), target: "≤ 40",
+        note: "\(prefixes) prefixes of the \(terms.count) \(describing), `\(Self.arguments.joined(separator: " "))`"))
   }
 
   /// The query set's distinct terms, in order.

@@ -42,6 +42,19 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   if options.includes("catalog") {
     try await CatalogSection(options: options, stopwatch: stopwatch).measure(into: &table)
   }
+  if options.includes("long") {
+    let terms = LongQueries.terms()
+    // Kept for a look with callgrind: `stream-search --replay --input .bench/long-queries.jsonl`.
+    let recording = TraceFile.packageRoot().appendingPathComponent(".bench/long-queries.jsonl")
+    try? Data(TypedPrefixes.recording(of: terms)).write(to: recording)
+    try TypedPrefixes(options: options, stopwatch: stopwatch).measure(
+      terms, section: "4 catalog", name: "CPU per typed prefix of long queries, start-up subtracted",
+      describing: "long queries (3+ words from the catalog's names, every third with a typo in its last word)",
+      into: &table)
+  }
+  if options.includes("million") {
+    try await MillionSection(options: options, stopwatch: stopwatch).measure(into: &table)
+  }
   if options.includes("cache") { try await CacheSection(options: options, stopwatch: stopwatch).measure(into: &table) }
   if options.includes("disk") { try await DiskSection(options: options, stopwatch: stopwatch).measure(into: &table) }
   if options.includes("webserver") { try await WebServerSection(options: options).measure(into: &table) }

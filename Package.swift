@@ -60,7 +60,7 @@ let package = Package(
       name: "stream-search-bench",
       dependencies: [
         "Streams", "LineIO", "Pipeline", "Catalog", "SQLiteStorage", "CatalogFiller", "TestSupport", "RESP", "ScaleOut",
-        "CatalogQueries", "WebServer",
+        "CatalogQueries", "WebServer", "CEpoll",
       ]
     ),
     .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], path: "Examples/StreamsDemo"),

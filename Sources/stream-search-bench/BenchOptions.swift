@@ -18,7 +18,8 @@ struct BenchOptions: Sendable {
   /// The 200,000-keystroke recording, if given.
   var tracePath: String?
   /// Only these sections (nil: the default set): operators, lines, virtual, replay, catalog,
-  /// long, million, cache, disk, binary, engine, interactive, signals, cancel, scaleout, webserver.
+  /// long, million, cache, disk, binary, engine, interactive, signals, cancel, scaleout, webserver,
+  /// serve.
   var sections: Set<String>?
   /// Also measure the operators over the standard library's AsyncStream ("operators"): a
   /// reference row for the stdlib, not our code, and a third of the run's time.
@@ -38,7 +39,7 @@ struct BenchOptions: Sendable {
       --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
       --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, long,
                          million, cache, disk, binary, engine, interactive, signals, cancel,
-                         scaleout, webserver.
+                         scaleout, webserver, serve.
       -h, --help         Show help information.
     """
 

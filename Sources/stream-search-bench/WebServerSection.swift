@@ -64,11 +64,11 @@ struct WebServerSection {
         anchor: "run by run"))
   }
 
-  /// Requests per second wrk reaches on 127.0.0.1:`port`/fixed.
-  static func rate(port: UInt16, seconds: Int) async throws -> Double {
+  /// Requests per second wrk reaches on 127.0.0.1:`port` at `path`.
+  static func rate(port: UInt16, path: String = "/fixed", seconds: Int) async throws -> Double {
     let result = try await Subprocess.run(
       URL(fileURLWithPath: try wrk.path()),
-      arguments: ["-t1", "-c32", "-d\(seconds)s", "http://127.0.0.1:\(port)/fixed"])
+      arguments: ["-t1", "-c32", "-d\(seconds)s", "http://127.0.0.1:\(port)\(path)"])
     for line in result.stdout.split(separator: "\n") where line.hasPrefix("Requests/sec:") {
       if let value = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces)) { return value }
     }

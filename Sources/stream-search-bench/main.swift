@@ -58,6 +58,7 @@ func runBenchmarks(_ options: BenchOptions) async throws -> ResultTable {
   if options.includes("cache") { try await CacheSection(options: options, stopwatch: stopwatch).measure(into: &table) }
   if options.includes("disk") { try await DiskSection(options: options, stopwatch: stopwatch).measure(into: &table) }
   if options.includes("webserver") { try await WebServerSection(options: options).measure(into: &table) }
+  if options.includes("serve") { try await ServeSection(options: options).measure(into: &table) }
   return table
 }
 

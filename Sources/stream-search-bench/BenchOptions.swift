@@ -13,6 +13,8 @@ struct BenchOptions: Sendable {
   var debounceBursts = 100
   /// Also stream 10,000,000 lines through the binary (the "binary" section's (b)), not only 1,000,000.
   var fullBinaryPipe = false
+  /// WebSocket sessions of the "serve" section (fewer when the descriptor limit is lower).
+  var serveSessions = 10_000
   /// Print JSON instead of the table.
   var json = false
   /// The 200,000-keystroke recording, if given.
@@ -26,7 +28,8 @@ struct BenchOptions: Sendable {
   var includeAsyncStreamReference = false
 
   static let usage = """
-    USAGE: stream-search-bench [--json] [--quick] [--full] [--runs <n>] [--trace <path>] [--only <sections>]
+    USAGE: stream-search-bench [--json] [--quick] [--full] [--runs <n>] [--trace <path>] [--sessions <n>]
+                               [--only <sections>]
 
     OPTIONS:
       --json             Print the figures as JSON instead of a table.
@@ -37,6 +40,8 @@ struct BenchOptions: Sendable {
                          the catalog of 1,000,000 items (section "million").
       --runs <n>         Timed runs per figure (default: 5).
       --trace <path>     The 200,000-keystroke recording (default: .bench/, generated if absent).
+      --sessions <n>     WebSocket sessions of section "serve" (default: 10,000, or what
+                         the descriptor limit allows).
       --only <sections>  Comma-separated: operators, lines, virtual, replay, catalog, long,
                          million, cache, disk, binary, engine, interactive, signals, cancel,
                          scaleout, webserver, serve.
@@ -62,6 +67,11 @@ struct BenchOptions: Sendable {
           throw BenchOptionsError(message: "--runs needs a positive number")
         }
         runs = value
+      case "--sessions":
+        guard let value = remaining.popFirst().flatMap(Int.init), value > 0 else {
+          throw BenchOptionsError(message: "--sessions needs a positive number")
+        }
+        serveSessions = value
       case "--trace":
         guard let value = remaining.popFirst() else { throw BenchOptionsError(message: "--trace needs a path") }
         tracePath = value

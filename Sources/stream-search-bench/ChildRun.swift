@@ -143,6 +143,6 @@ private final class PeakResidentSampler: Sendable {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
       let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
     else { return nil }
-    return Int(line.dropFirst("VmHWM:".count).split(separator: " ").first ?? "")
+    return Int(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "")
   }
 }

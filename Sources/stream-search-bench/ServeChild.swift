@@ -38,7 +38,7 @@ struct ServeChild: Sendable {
   func peakResidentMegabytes() -> Double? {
     guard let text = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8),
       let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-      let kilobytes = Double(line.dropFirst("VmHWM:".count).split(separator: " ").first ?? "")
+      let kilobytes = Double(line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first ?? "")
     else { return nil }
     return kilobytes / 1_024
   }

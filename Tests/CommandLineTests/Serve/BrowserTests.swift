@@ -1,5 +1,6 @@
 // The search page in a real browser: headless Chromium, driven through chromedriver's WebDriver
-// API, against the built `serve`. Keys are typed as a person types them; every wait is bounded by
+// API, against the built `serve` (in-process, and as a gateway in front of two workers on a real
+// redis-server). Keys are typed as a person types them; every wait is bounded by
 // the hang bound only, and no verdict depends on how fast the machine answers: what the page went
 // through is recorded in the page itself (a MutationObserver) and judged afterwards.
 import Foundation
@@ -30,6 +31,34 @@ import Testing
       throw error
     }
     await browser.quit()
+  }
+
+  @Test(.enabled(if: ready && RedisServer.shouldRun, Comment(rawValue: ready ? RedisServer.skipNote : skipNote)))
+  func theSamePageOverRedisWithTwoWorkers() async throws {
+    let redis = try await RedisServer.start()
+    defer { redis.stop() }
+    let deployment = ["--redis", redis.url, "--redis-prefix", "page"]
+    let workers = try ["w1", "w2"].map { name in
+      try ToolProcess(toolBinary(), arguments: ["worker"] + deployment + ["--shards", "2", "--name", name])
+    }
+    defer { for worker in workers { worker.stop() } }
+    let server = try await ServeProcess(deployment)
+    let browser: WebDriver
+    do {
+      browser = try await WebDriver()
+    } catch {
+      _ = await server.stop()
+      throw error
+    }
+    do {
+      try await searchPage(browser, server)
+    } catch {
+      await browser.quit()
+      _ = await server.stop()
+      throw error
+    }
+    await browser.quit()
+    _ = await server.stop()
   }
 
   @Test(.enabled(if: ready, Comment(rawValue: skipNote)))

@@ -366,7 +366,7 @@ import Testing
     let readAt = Duration.seconds(50 * 60)
     runner.advance(to: .milliseconds(3_000_000))
     let first = try runner.run {
-      try await cache.datedValue(for: "a", load: { ("kept", obtainedAt: clock.now.advanced(by: .zero - readAt)) })
+      cache.immediateValue(for: "a") { ("kept", obtainedAt: clock.now.advanced(by: .zero - readAt)) }
     }
     #expect(first == CacheAnswer(value: "kept", origin: .loaded))
     runner.advance(to: .milliseconds(3_599_999))
@@ -383,7 +383,7 @@ import Testing
     let clock = runner.clock
     let cache = Cache(capacity: 4, timeToLive: .seconds(1), clock: clock)
     _ = try runner.run {
-      try await cache.datedValue(for: "a", load: { ("a", obtainedAt: clock.now.advanced(by: .seconds(60))) })
+      cache.immediateValue(for: "a") { ("a", obtainedAt: clock.now.advanced(by: .seconds(60))) }
     }
     runner.advance(to: .milliseconds(999))
     #expect(try runner.run { try await cache.value(for: "a") { "b" }.origin } == .cached)

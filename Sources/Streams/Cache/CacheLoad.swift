@@ -23,6 +23,24 @@ import Synchronization
     return task
   }
 
+  /// Runs `load` in a new task, as ``start(_:)`` does, and hands its result to `deliver` in that
+  /// task: the one way a load's outcome is caught, for the cache's loads and for loads run the
+  /// same way without one.
+  @inlinable package static func run<Loaded: Sendable>(
+    _ load: @escaping @Sendable (CacheLoad) async throws -> Loaded,
+    then deliver: @escaping @Sendable (Result<Loaded, any Error>) -> Void
+  ) -> Task<Void, Never> {
+    start { handle in
+      let result: Result<Loaded, any Error>
+      do {
+        result = .success(try await load(handle))
+      } catch {
+        result = .failure(error)
+      }
+      deliver(result)
+    }
+  }
+
   /// Cancels the load's task, now or as soon as it is attached: the load then ends as it
   /// decides (typically by throwing), and whoever waits for it gets that. Calling it again does
   /// nothing more.

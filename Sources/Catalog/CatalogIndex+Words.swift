@@ -28,6 +28,11 @@ extension CatalogIndex {
   /// The words query word `index` of `query` starts (`CatalogQuery.word(_:starts:)`), given
   /// `own`, those starting with the word itself (``wordIds(startingWith:)``).
   func wordsStarted(by query: CatalogQuery, word index: Int, own: Range<Int>) -> CatalogWordSet {
+    // An initial is a word of its own: the first word starting with it, if that is it.
+    if query.isInitial(index) {
+      let isWord = !own.isEmpty && words[own.lowerBound].count == query.words[index].count
+      return CatalogWordSet(isWord ? [own.lowerBound..<own.lowerBound + 1] : [])
+    }
     var ranges = [own]
     if index == query.words.count - 1, query.lastAsTyped != query.words[index] {
       ranges.append(wordIds(startingWith: query.lastAsTyped))

@@ -18,15 +18,20 @@ struct MillionSection {
   static let itemCount = 1_000_000
 
   func measure(into table: inout ResultTable) async throws {
+    let residentAtStart = currentResidentBytes()
     let items = CatalogSource.generatedItems(count: Self.itemCount)
+    let itemBytes = currentResidentBytes() - residentAtStart
     let fileBytes = Self.jsonBytes(of: items)
+    // After the JSON's sizing, whose freed buffers the allocator may keep resident.
     let residentBefore = currentResidentBytes()
     let cpuBefore = processCPUNanoseconds()
     let start = stopwatch.clock.now
     let source = CatalogSource(items: items)
     let buildSeconds = nanoseconds(start.duration(to: stopwatch.clock.now)) / 1e9
     let buildCPU = (processCPUNanoseconds() - cpuBefore) / 1e9
-    let added = Double(currentResidentBytes() - residentBefore) / Double(1 << 20)
+    let residentAfter = currentResidentBytes()
+    let added = Double(residentAfter - residentBefore) / Double(1 << 20)
+    let whole = Double(itemBytes) / Double(1 << 20) + added
     let fileMegabytes = Double(fileBytes) / Double(1 << 20)
     let name = "\(String(Self.itemCount).withThousandsSeparators) generated items"
     table.append(
@@ -35,10 +40,10 @@ struct MillionSection {
         target: "≤ 5", note: String(format: "wall; %.1f s of CPU (two threads may index at once)", buildCPU)))
     table.append(
       ResultRow(
-        section: "4 catalog", name: "resident memory the index adds, \(name)", unit: "MB", sample: Sample([added]),
-        target: String(format: "≤ %.0f (3 × the JSON)", 3 * fileMegabytes),
+        section: "4 catalog", name: "resident memory of the items and their index, \(name)", unit: "MB",
+        sample: Sample([whole]), target: String(format: "≤ %.0f, 3 × the JSON", 3 * fileMegabytes),
         note: String(
-          format: "the items as a JSON file: %.0f MB; the items themselves in memory are not counted", fileMegabytes)
+          format: "the items as a JSON file: %.0f MB; of the resident memory, the index %.0f MB", fileMegabytes, added)
       ))
 
     let catalog = CatalogQueries(items: items, source: source, queries: CatalogSection.queries)
@@ -61,7 +66,7 @@ struct MillionSection {
     table.append(
       ResultRow(
         section: "4 catalog", name: "query latency p99, \(name)", unit: "µs", sample: Sample(p99),
-        target: "≤ 200 (2 × 100,000 items' ≤ 100)", note: note))
+        target: "≤ 200, 2 × 100,000 items' ≤ 100", note: note))
     withExtendedLifetime(source) {}
   }
 

@@ -46,8 +46,8 @@ package enum ShardCount {
     return Int(stored)
   }
 
-  /// ``settle(requested:keys:on:)`` on a connection of its own to `endpoint`, made (and every
-  /// reply awaited) until `stop` fires.
+  /// ``settle(requested:keys:on:)`` on a connection of its own to `endpoint` (in a cluster, to
+  /// the master of the configuration's slot), made (and every reply awaited) until `stop` fires.
   ///
   /// - Throws: ``ScaleOutError``: ``ScaleOutError/unreachable(_:_:)`` for a failure of Redis;
   ///   `CancellationError` when `stop` fired first.
@@ -55,17 +55,40 @@ package enum ShardCount {
     requested: Int?, keys: ScaleOutKeys, endpoint: RedisEndpoint, options: RESPConnection.Options,
     stop: CancellationSignal?
   ) throws -> Int {
-    let connection: RESPConnection
+    try onConfiguration(keys: keys, endpoint: endpoint, options: options, stop: stop) { connection in
+      try settle(requested: requested, keys: keys, on: connection)
+    }
+  }
+
+  /// Runs `body` on a connection of its own to the server holding `keys`' configuration:
+  /// `endpoint`, or the master of the configuration's slot when `endpoint` is a node of a Redis
+  /// Cluster. Failures of Redis are ``ScaleOutError/unreachable(_:_:)``, a stop
+  /// `CancellationError`.
+  static func onConfiguration<T>(
+    keys: ScaleOutKeys, endpoint: RedisEndpoint, options: RESPConnection.Options, stop: CancellationSignal?,
+    _ body: (RESPConnection) throws -> T
+  ) throws -> T {
+    let first: RESPConnection
     do {
-      connection = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)
+      first = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)
     } catch .stopped {
       throw CancellationError()
     } catch {
       throw ScaleOutError.unreachable(endpoint, error)
     }
-    defer { connection.close() }
+    var cluster: RedisClusterClient?
+    defer {
+      first.close()
+      cluster?.close()
+    }
     do {
-      return try settle(requested: requested, keys: keys, on: connection)
+      var connection = first
+      if let map = try ClusterDetection.slotMap(on: first) {
+        let client = RedisClusterClient(adopting: first, map: map, stoppingOn: stop)
+        cluster = client
+        connection = try client.connection(forSlot: ClusterSlot.of(keys.configuration))
+      }
+      return try body(connection)
     } catch RESPError.stopped {
       throw CancellationError()
     } catch let error as RESPError {
@@ -149,13 +172,6 @@ package enum ShardCount {
       return .unreachable(connection.endpoint, .server(refusal))
     }
     if RedisRefusal.isOutOfMemory(refusal) { return .outOfMemory(connection.endpoint, refusal) }
-    // A node of a Redis Cluster sends a key of another slot elsewhere: that is no foreign
-    // configuration, and another prefix would not help.
-    if ClusterRedirect(error: refusal, from: connection.endpoint.host) != nil {
-      return .unreachable(
-        connection.endpoint,
-        .server("it is a node of a Redis Cluster, which publish, worker and events cannot use yet (\(refusal))"))
-    }
     return .foreignConfiguration(prefix: keys.prefix, reason: refusal)
   }
 }

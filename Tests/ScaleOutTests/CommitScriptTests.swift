@@ -23,14 +23,14 @@ import Testing
       keys = try ScaleOutKeys(prefix: "t")
       link = RedisLink(endpoint: server.endpoint, options: .init(), stop: nil, notice: { _ in })
       connection = try RESPConnection(endpoint: server.endpoint)
-      _ = try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-        try connection.call(RESPCommand("PING"))
+      _ = try link.perform { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+        try nodes.connection(for: "").call(RESPCommand("PING"))
       }
     }
 
     func run(_ script: ScaleOutScript, keys: [String], _ arguments: [any RESPArgument]) throws -> RESPValue {
-      try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-        try link.runScripts([ScriptCall(script: script, keys: keys, arguments: arguments)], on: connection)[0]
+      try link.perform { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+        try link.runScripts([ScriptCall(script: script, keys: keys, arguments: arguments)], on: nodes)[0]
       }
     }
 

@@ -52,6 +52,18 @@ public final class RedisClusterClient {
     connections[ClusterNode(host: seed.host, port: seed.port)] = first
   }
 
+  /// A client that goes on from `connection` to a node (its seed) and the map it gave: for a
+  /// caller that asked `CLUSTER SLOTS` itself to learn whether the server is a cluster.
+  public init(
+    adopting connection: RESPConnection, map: ClusterSlotMap, stoppingOn stop: CancellationSignal? = nil
+  ) {
+    seed = connection.endpoint
+    options = connection.options
+    self.stop = stop
+    self.map = map
+    connections[ClusterNode(host: seed.host, port: seed.port)] = connection
+  }
+
   /// The map `connection`'s server gives; nil when it is a plain Redis (cluster support
   /// disabled), which answers `CLUSTER SLOTS` with an error.
   ///
@@ -156,6 +168,12 @@ public final class RedisClusterClient {
     throw failure
   }
 
+  /// Makes the next call read the map again first: a caller that ran commands on a connection
+  /// of its own (``connection(forSlot:)``) and met a failure or a redirection says so here.
+  public func invalidate() {
+    stale = true
+  }
+
   /// Closes every connection.
   public func close() {
     for connection in connections.values { connection.close() }
@@ -186,7 +204,8 @@ public final class RedisClusterClient {
     }
   }
 
-  private func connection(to node: ClusterNode) throws(RESPError) -> RESPConnection {
+  /// The connection to `node` (made if needed): the one every call to that node uses.
+  public func connection(to node: ClusterNode) throws(RESPError) -> RESPConnection {
     if let open = connections[node], !open.isClosed { return open }
     var endpoint = seed
     endpoint.host = node.host

@@ -29,6 +29,8 @@ package final class EventReader: Sendable {
   private static let page = 1_000
   /// How long a follower waiting for new events goes without looking at the streams themselves.
   private static let lookAgain = Duration.seconds(5)
+  /// In a cluster, how long a follower with nothing new waits before asking again.
+  private static let clusterPoll = Duration.milliseconds(50)
 
   private let endpoint: RedisEndpoint
   private let keys: ScaleOutKeys
@@ -54,21 +56,14 @@ package final class EventReader: Sendable {
 
   /// Delivers the events (of `session` only, when given); see ``EventReader``.
   package func run(follow: Bool, session: String?, deliver: (StoredEvent) -> Bool) throws {
-    let first: RESPConnection
-    do {
-      first = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)
-    } catch .stopped {
-      return
-    } catch {
-      throw ScaleOutError.unreachable(endpoint, error)
-    }
     var shardCount: Int?
     do {
-      shardCount = try ShardCount.read(keys: keys, on: first)
-    } catch let error as RESPError {
-      throw ScaleOutError.unreachable(endpoint, error)
+      shardCount = try ShardCount.onConfiguration(keys: keys, endpoint: endpoint, options: options, stop: stop) {
+        connection in try ShardCount.read(keys: keys, on: connection)
+      }
+    } catch is CancellationError {
+      return
     }
-    first.close()
     let link = RedisLink(endpoint: endpoint, options: options, stop: stop, notice: notice)
     defer { link.close() }
     var seen = RecentKeys(limit: Self.rememberedKeys)
@@ -77,8 +72,8 @@ package final class EventReader: Sendable {
         guard follow else { return }
         // Nothing was ever published under this prefix: wait for the first command to use it.
         if StopWait.wait(for: .seconds(1), clock: ContinuousClock(), stop: stop) { return }
-        shardCount = try link.perform { (connection: RESPConnection) throws(RESPError) -> Int? in
-          try? ShardCount.read(keys: keys, on: connection)
+        shardCount = try link.perform { (nodes: LinkNodes) throws(RESPError) -> Int? in
+          try? ShardCount.read(keys: keys, on: nodes.connection(for: keys.configuration))
         }
       }
       let count = shardCount ?? 1
@@ -118,9 +113,8 @@ package final class EventReader: Sendable {
 
   private func lastIDs(of shards: [Int], link: RedisLink) throws(LinkFailure) -> [Int: String] {
     let keys = self.keys
-    let replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try connection.readyPipeline(
-        shards.map { RESPCommand("XREVRANGE", keys.events(shard: $0), "+", "-", "COUNT", 1) })
+    let replies = try link.perform { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      try nodes.pipeline(shards.map { RESPCommand("XREVRANGE", keys.events(shard: $0), "+", "-", "COUNT", 1) })
     }
     var ends: [Int: String] = [:]
     for (shard, reply) in zip(shards, replies) {
@@ -146,9 +140,21 @@ package final class EventReader: Sendable {
       if !needing.isEmpty {
         let keys = self.keys
         let positions = cursors
-        let fetched = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: EventPages.Page] in
-          try EventPages.read(
-            needing, cursors: positions, ends: ends ?? [:], count: Self.page, keys: keys, on: connection)
+        let fetched = try link.perform { (nodes: LinkNodes) throws(RESPError) -> [Int: EventPages.Page] in
+          guard nodes.isCluster else {
+            return try EventPages.read(
+              needing, cursors: positions, ends: ends ?? [:], count: Self.page, keys: keys,
+              on: nodes.connection(for: ""))
+          }
+          // In a cluster each shard's stream is a slot of its own: a transaction per shard.
+          var pages: [Int: EventPages.Page] = [:]
+          for shard in needing {
+            let page = try EventPages.read(
+              [shard], cursors: positions, ends: ends ?? [:], count: Self.page, keys: keys,
+              on: nodes.connection(for: keys.events(shard: shard)))
+            pages[shard] = page[shard]
+          }
+          return pages
         }
         var gaps: [EventGap] = []
         for shard in needing {
@@ -183,13 +189,25 @@ package final class EventReader: Sendable {
   private func waitForNew(_ shards: [Int], after cursors: [Int: ShardCursor], link: RedisLink) throws(LinkFailure)
     -> Bool
   {
+    if try link.isCluster() {
+      // One XREAD cannot wait on streams of several slots: each stream is asked (one round trip
+      // per master), and with nothing new the reader looks again a moment later.
+      let keys = self.keys
+      let replies = try link.perform { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+        try nodes.pipeline(
+          shards.map { RESPCommand("XREAD", "COUNT", 1, "STREAMS", keys.events(shard: $0), cursors[$0]?.id ?? "0-0") })
+      }
+      if replies.contains(where: { !$0.isNull }) { return true }
+      _ = StopWait.wait(for: Self.clusterPoll, clock: ContinuousClock(), stop: stop)
+      return false
+    }
     var arguments: [any RESPArgument] = ["COUNT", 1, "BLOCK", 1_000, "STREAMS"]
     arguments += shards.map { keys.events(shard: $0) } as [any RESPArgument]
     arguments += shards.map { cursors[$0]?.id ?? "0-0" } as [any RESPArgument]
     let command = RESPCommand("XREAD", arguments: arguments)
     let timeout = options.replyTimeout + .seconds(1)
-    let reply = try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-      try connection.readyCall(command, timeout: timeout)
+    let reply = try link.perform { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+      try nodes.connection(for: "").readyCall(command, timeout: timeout)
     }
     return !reply.isNull
   }

@@ -1,7 +1,10 @@
 // One thread's connection to Redis that outlives the server's restarts: a call that fails for a
 // transient reason (refused, reset, timed out) is tried again on a new connection, after a backoff
 // that doubles up to a ceiling, until it succeeds or the thread is asked to stop. The scripts are
-// loaded on each new connection.
+// loaded on each new connection. A server that turns out to be a node of a Redis Cluster (its
+// first connection asks `CLUSTER SLOTS`) makes the link a cluster client: one connection per
+// master, each command sent to its key's slot, the map read again after any failure (a master
+// failed over, a slot moved).
 import LineIO
 import RESP
 import Streams
@@ -33,6 +36,8 @@ final class RedisLink {
   private let loadsScripts: Bool
   private let clock = ContinuousClock()
   private var connection: RESPConnection?
+  /// Set once the first connection found a cluster: every later call goes through it.
+  private var cluster: RedisClusterClient?
   private var scripts: [ScaleOutScript: String] = [:]
   private var down = false
   /// Counts the connections made: a caller that registered something per connection (its client
@@ -54,7 +59,7 @@ final class RedisLink {
 
   /// Runs `body` on a working connection; a transient failure closes it, waits, and runs `body`
   /// again on a new one (so `body` must be safe to repeat). `attempts` nil tries until stopped.
-  func perform<T>(attempts: Int? = nil, _ body: (RESPConnection) throws(RESPError) -> T) throws(LinkFailure) -> T {
+  func perform<T>(attempts: Int? = nil, _ body: (LinkNodes) throws(RESPError) -> T) throws(LinkFailure) -> T {
     var wait = backoff.first
     var attempt = 0
     while true {
@@ -62,7 +67,7 @@ final class RedisLink {
       // A connection made earlier may have died unnoticed (the server restarted while this link
       // was idle): that is no outage if a new one works at once, so it is tried again before
       // anything is reported.
-      let reused = connection != nil
+      let reused = connection != nil || cluster != nil
       do throws(RESPError) {
         return try succeed(body)
       } catch .stopped {
@@ -91,10 +96,18 @@ final class RedisLink {
     }
   }
 
-  /// Runs `body` once on the current connection (made if needed); closes it on a failure.
-  private func succeed<T>(_ body: (RESPConnection) throws(RESPError) -> T) throws(RESPError) -> T {
+  /// Whether the server is a node of a Redis Cluster (connecting first if the link has not yet).
+  func isCluster() throws(LinkFailure) -> Bool {
+    try perform { (nodes: LinkNodes) throws(RESPError) -> Bool in nodes.isCluster }
+  }
+
+  /// Runs `body` once on the current connection (made if needed); closes it on a failure (in a
+  /// cluster: the failed node's connection is closed, and the map is read again before the next
+  /// call).
+  private func succeed<T>(_ body: (LinkNodes) throws(RESPError) -> T) throws(RESPError) -> T {
     do throws(RESPError) {
-      let value = try body(try current())
+      let nodes = try current()
+      let value = try body(nodes)
       if down {
         down = false
         notice(.restored)
@@ -103,6 +116,10 @@ final class RedisLink {
     } catch {
       connection?.close()
       connection = nil
+      if let cluster {
+        cluster.invalidate()
+        connectionNumber += 1
+      }
       throw error
     }
   }
@@ -110,6 +127,32 @@ final class RedisLink {
   /// The `EVALSHA` command of `script` with its keys and arguments.
   func command(_ script: ScaleOutScript, keys: [String], arguments: [any RESPArgument]) -> RESPCommand {
     RESPCommand("EVALSHA", arguments: [scripts[script] ?? "", keys.count] + keys + arguments)
+  }
+
+  /// Runs script calls in one round trip per node (each call on its first key's slot in a
+  /// cluster); a call a node does not know (`NOSCRIPT`: a node reached for the first time, or
+  /// after a `SCRIPT FLUSH`) is loaded there and repeated. Error replies are returned as values.
+  func runScripts(_ calls: [ScriptCall], on nodes: LinkNodes, timeout: Duration? = nil) throws(RESPError)
+    -> [RESPValue]
+  {
+    guard let cluster = nodes.cluster else {
+      return try runScripts(calls, on: try nodes.connection(for: ""), timeout: timeout)
+    }
+    var groups: [ObjectIdentifier: (connection: RESPConnection, indices: [Int])] = [:]
+    var order: [ObjectIdentifier] = []
+    for (index, call) in calls.enumerated() {
+      let connection = try cluster.connection(forSlot: ClusterSlot.of(call.keys.first ?? ""))
+      let id = ObjectIdentifier(connection)
+      if groups[id] == nil { order.append(id) }
+      groups[id, default: (connection, [])].indices.append(index)
+    }
+    var replies = [RESPValue](repeating: .null, count: calls.count)
+    for id in order {
+      guard let group = groups[id] else { continue }
+      let answers = try runScripts(group.indices.map { calls[$0] }, on: group.connection, timeout: timeout)
+      for (index, answer) in zip(group.indices, answers) { replies[index] = answer }
+    }
+    return replies
   }
 
   /// Runs script calls in one round trip; a call the server no longer knows (`NOSCRIPT`, after a
@@ -133,15 +176,24 @@ final class RedisLink {
   func close() {
     connection?.close()
     connection = nil
+    cluster?.close()
   }
 
-  private func current() throws(RESPError) -> RESPConnection {
-    if let connection, !connection.isClosed { return connection }
+  private func current() throws(RESPError) -> LinkNodes {
+    if let cluster { return LinkNodes(plain: nil, cluster: cluster) }
+    if let connection, !connection.isClosed { return LinkNodes(plain: connection, cluster: nil) }
     let fresh = try RESPConnection(endpoint: endpoint, options: options, stoppingOn: stop)
+    if connectionNumber == 0, let map = try ClusterDetection.slotMap(on: fresh) {
+      // Scripts are loaded on each node when it first answers NOSCRIPT.
+      let client = RedisClusterClient(adopting: fresh, map: map, stoppingOn: stop)
+      cluster = client
+      connectionNumber += 1
+      return LinkNodes(plain: nil, cluster: client)
+    }
     if loadsScripts { try load(on: fresh) }
     connection = fresh
     connectionNumber += 1
-    return fresh
+    return LinkNodes(plain: fresh, cluster: nil)
   }
 
   private func load(on connection: RESPConnection) throws(RESPError) {

@@ -173,8 +173,8 @@ package final class KeystrokePublisher: Sendable {
         let count = shardCount
         let found: Result<ShardCount.Confirmation, ScaleOutError>
         do throws(LinkFailure) {
-          found = try link.perform { (connection: RESPConnection) throws(RESPError) in
-            try ShardCount.confirmation(count, keys: keys, on: connection)
+          found = try link.perform { (nodes: LinkNodes) throws(RESPError) in
+            try ShardCount.confirmation(count, keys: keys, on: nodes.connection(for: keys.configuration))
           }
         } catch .fatal(let error), .exhausted(let error) {
           failure = .unusable(error)
@@ -188,13 +188,10 @@ package final class KeystrokePublisher: Sendable {
         }
         confirmed = clock.now
       }
-      var request = RESPRequest()
-      request.reserveCapacity(batch.count * 96)
-      for pending in batch { append(pending.keystroke, to: &request) }
       let replies: [RESPValue]
       do throws(LinkFailure) {
-        replies = try link.perform { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-          try connection.readyPipeline(request)
+        replies = try link.perform { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+          try store(batch, on: nodes)
         }
       } catch .fatal(let error), .exhausted(let error) {
         failure = .unusable(error)
@@ -219,6 +216,34 @@ package final class KeystrokePublisher: Sendable {
 
   private static func isOutOfMemory(_ error: ScaleOutError) -> Bool {
     if case .outOfMemory = error { true } else { false }
+  }
+
+  /// Appends `batch` in one round trip (per master, in a cluster); in a cluster, its replies
+  /// count only once a replica of each master written to has the keystrokes, so that a failover
+  /// loses none that `publish` was told were stored (they are sent again otherwise).
+  private func store(_ batch: [PendingKeystroke], on nodes: LinkNodes) throws(RESPError) -> [RESPValue] {
+    guard nodes.isCluster else {
+      var request = RESPRequest()
+      request.reserveCapacity(batch.count * 96)
+      for pending in batch { append(pending.keystroke, to: &request) }
+      return try nodes.connection(for: "").readyPipeline(request)
+    }
+    let commands = batch.map { command(for: $0.keystroke) }
+    let replies = try nodes.pipeline(commands)
+    try nodes.waitForReplicas(of: Set(batch.map { stream(of: $0.keystroke) }))
+    return replies
+  }
+
+  private func stream(of keystroke: Keystroke) -> String {
+    streams[ShardHash.shard(of: keystroke.session, shardCount: shardCount)]
+  }
+
+  private func command(for keystroke: Keystroke) -> RESPCommand {
+    let stream = stream(of: keystroke)
+    if let session = keystroke.session {
+      return RESPCommand("XADD", stream, "*", "term", keystroke.term, "session", session)
+    }
+    return RESPCommand("XADD", stream, "*", "term", keystroke.term)
   }
 
   private func append(_ keystroke: Keystroke, to request: inout RESPRequest) {

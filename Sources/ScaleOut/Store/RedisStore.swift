@@ -93,8 +93,8 @@ package final class RedisStore: SharedStore {
     let name = keys.answer(Self.name(of: key))
     let outcome = await reads.run { link -> Result<RESPValue, LinkFailure> in
       Result { () throws(LinkFailure) -> RESPValue in
-        try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-          try connection.readyCall(RESPCommand("GET", name))
+        try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+          try nodes.connection(for: name).readyCall(RESPCommand("GET", name))
         }
       }
     }
@@ -130,7 +130,8 @@ package final class RedisStore: SharedStore {
       // Beyond the capacity: the least recently used go, their answers with them.
       let evicted = write([RESPCommand("ZPOPMIN", used, Int(count) - capacity)], on: link)
       let names = (evicted?.first?.array ?? []).enumerated().filter { $0.offset % 2 == 0 }.compactMap(\.element.string)
-      if !names.isEmpty { _ = write([RESPCommand("DEL", arguments: names)], on: link) }
+      // One DEL per answer: in a cluster each is a slot of its own.
+      if !names.isEmpty { _ = write(names.map { RESPCommand("DEL", $0) }, on: link) }
     }
   }
 
@@ -174,8 +175,8 @@ package final class RedisStore: SharedStore {
   /// permit until the rule's lease frees it).
   private func write(_ commands: [RESPCommand], on link: RedisLink) -> [RESPValue]? {
     do throws(LinkFailure) {
-      let replies = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-        try connection.readyPipeline(commands)
+      let replies = try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+        try nodes.pipeline(commands)
       }
       if let failed = zip(commands, replies).first(where: { $0.1.errorMessage != nil }) {
         turnOff(because: "\(failed.0.name) answered \(failed.1.errorMessage ?? "")")

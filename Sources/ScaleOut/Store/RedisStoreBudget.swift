@@ -61,7 +61,8 @@ extension RedisStore {
   private static func readBudget(granted: String, ended: String, link: RedisLink) -> Result<BudgetRead, LinkFailure> {
     let clock = SystemWallClock()
     return Result { () throws(LinkFailure) -> BudgetRead in
-      try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> BudgetRead in
+      try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> BudgetRead in
+        let connection = try nodes.connection(for: granted)
         let sentAt = clock.millisecondsSinceEpoch
         let replies = try WatchedTransaction.watch(
           [granted, ended],
@@ -90,9 +91,10 @@ extension RedisStore {
     link: RedisLink
   ) -> Result<Bool, LinkFailure> {
     Result { () throws(LinkFailure) -> Bool in
-      try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> Bool in
+      try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> Bool in
         // A new connection has no WATCH: the read must be done again.
         guard link.connectionNumber == number else { return false }
+        let connection = try nodes.connection(for: granted)
         var transaction = RESPRequest()
         if !forgotten.isEmpty {
           transaction.append(RESPCommand("ZREM", arguments: [granted] + forgotten))

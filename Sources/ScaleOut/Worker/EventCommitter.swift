@@ -90,12 +90,16 @@ final class EventCommitter: Sendable {
     while true {
       // A shard changing hands voids the transaction: decided again from what the server holds
       // then (the shard that moved is then fenced out, the others committed).
-      repeat {
-        outcomes = try link.perform {
-          (connection: RESPConnection) throws(RESPError) -> [ShardHolding: FencedCommitOutcome]? in
-          try FencedCommit.commit(shardBatches, keys: keys, eventsKept: kept, on: connection)
-        }
-      } while outcomes == nil && !stop.isSignalled
+      if try link.isCluster() {
+        outcomes = try commitEach(shardBatches, link: link)
+      } else {
+        repeat {
+          outcomes = try link.perform {
+            (nodes: LinkNodes) throws(RESPError) -> [ShardHolding: FencedCommitOutcome]? in
+            try FencedCommit.commit(shardBatches, keys: keys, eventsKept: kept, on: nodes.connection(for: ""))
+          }
+        } while outcomes == nil && !stop.isSignalled
+      }
       // A full Redis refuses the whole transaction: the events wait (the reader stops once the
       // outbox is full) and the same batch is tried again. Its id makes a repeat harmless.
       guard let refusal = Self.outOfMemory(in: outcomes) else { break }
@@ -109,6 +113,32 @@ final class EventCommitter: Sendable {
       case .committed, nil: break
       }
     }
+  }
+
+  /// In a cluster each shard's keys are a slot of their own: one fenced commit per shard, on its
+  /// master, acknowledged only once a replica has it (when the master has one), so that a
+  /// failover of that master cannot lose a commit whose keystrokes were acknowledged. A commit
+  /// whose wait failed is sent again: its batch id makes it a no-op where it was stored.
+  private func commitEach(_ batches: [ShardBatch], link: RedisLink) throws(LinkFailure)
+    -> [ShardHolding: FencedCommitOutcome]
+  {
+    let keys = context.keys
+    let kept = context.settings.eventsKept
+    var outcomes: [ShardHolding: FencedCommitOutcome] = [:]
+    for batch in batches {
+      let fence = keys.fence(shard: batch.holding.shard)
+      var outcome: FencedCommitOutcome?
+      repeat {
+        outcome = try link.perform { (nodes: LinkNodes) throws(RESPError) -> FencedCommitOutcome? in
+          let connection = try nodes.connection(for: fence)
+          let done = try FencedCommit.commit([batch], keys: keys, eventsKept: kept, on: connection)?[batch.holding]
+          if done == .committed { try nodes.waitForReplica(of: fence, on: connection) }
+          return done
+        }
+      } while outcome == nil && !stop.isSignalled
+      if let outcome { outcomes[batch.holding] = outcome }
+    }
+    return outcomes
   }
 
   /// Redis's out-of-memory refusal among `outcomes`, if there is one.

@@ -44,8 +44,8 @@ final class LeaseKeeper: Sendable {
     calls.append(
       ScriptCall(
         script: .membership, keys: [keys.workers], arguments: [context.settings.name, 0, "leave"]))
-    let done = try? link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
+    let done = try? link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      try link.runScripts(calls, on: nodes)
     }
     if done != nil {
       for holding in held { context.report(.released(shard: holding.shard)) }
@@ -103,8 +103,8 @@ final class LeaseKeeper: Sendable {
     let renewedAt = clock.now
     // One attempt per round: while Redis is away, rounds go on, and leases not renewed in time
     // are given up below.
-    let replies = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
+    let replies = try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      try link.runScripts(calls, on: nodes)
     }
     try confirmShardCount(link: link)
     guard !context.hasFailed else { return }
@@ -142,8 +142,8 @@ final class LeaseKeeper: Sendable {
     let keys = context.keys
     let count = context.shardCount
     let found = try link.perform(attempts: 1) {
-      (connection: RESPConnection) throws(RESPError) -> Result<ShardCount.Confirmation, ScaleOutError> in
-      try ShardCount.confirmation(count, keys: keys, on: connection)
+      (nodes: LinkNodes) throws(RESPError) -> Result<ShardCount.Confirmation, ScaleOutError> in
+      try ShardCount.confirmation(count, keys: keys, on: nodes.connection(for: keys.configuration))
     }
     switch found {
     case .success(.kept): break
@@ -167,8 +167,8 @@ final class LeaseKeeper: Sendable {
     let calls = holdings.map { holding in
       ScriptCall(script: .release, keys: [keys.lease(shard: holding.shard)], arguments: [holding.lease])
     }
-    _ = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
+    _ = try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      try link.runScripts(calls, on: nodes)
     }
     for holding in holdings { context.report(.released(shard: holding.shard)) }
   }
@@ -180,10 +180,14 @@ final class LeaseKeeper: Sendable {
     let keys = context.keys
     let settings = context.settings
     let shards = Array(0..<context.shardCount)
-    let leases = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-      try connection.readyCall(RESPCommand("MGET", arguments: shards.map { keys.lease(shard: $0) }))
+    let values = try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      // In a cluster every lease is a slot of its own: one GET each, sent to their masters.
+      guard nodes.isCluster else {
+        let reply = try nodes.pipeline([RESPCommand("MGET", arguments: shards.map { keys.lease(shard: $0) })])
+        return reply.first?.array ?? []
+      }
+      return try nodes.pipeline(shards.map { RESPCommand("GET", keys.lease(shard: $0)) })
     }
-    let values = leases.array ?? []
     let free = shards.filter { $0 < values.count && values[$0].isNull && !owned.contains($0) }
     let candidates = ShardBalance.candidates(
       free: free, ownedCount: owned.count, target: share.target, index: share.index, workers: share.workers)
@@ -193,8 +197,8 @@ final class LeaseKeeper: Sendable {
         script: .acquire, keys: [keys.lease(shard: shard), keys.fence(shard: shard), keys.keystrokes(shard: shard)],
         arguments: [settings.lease.wholeMillisecondsRoundedUp, settings.name, ScaleOutKeys.group])
     }
-    let replies = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
+    let replies = try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      try link.runScripts(calls, on: nodes)
     }
     var readerToUnblock: Int64?
     for (shard, reply) in zip(candidates, replies) {
@@ -207,8 +211,8 @@ final class LeaseKeeper: Sendable {
     if let readerToUnblock {
       // The reader may be blocked waiting for keystrokes of the shards it had; it is to claim
       // the new shards' pending keystrokes now.
-      _ = try? link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-        try connection.readyCall(RESPCommand("CLIENT", "UNBLOCK", readerToUnblock))
+      _ = try? link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+        try nodes.connection(for: "").readyCall(RESPCommand("CLIENT", "UNBLOCK", readerToUnblock))
       }
     }
   }
@@ -221,8 +225,8 @@ final class LeaseKeeper: Sendable {
         script: .trim, keys: [keys.lease(shard: holding.shard), keys.keystrokes(shard: holding.shard)],
         arguments: [holding.lease])
     }
-    let replies = try link.perform(attempts: 1) { (connection: RESPConnection) throws(RESPError) -> [RESPValue] in
-      try link.runScripts(calls, on: connection)
+    let replies = try link.perform(attempts: 1) { (nodes: LinkNodes) throws(RESPError) -> [RESPValue] in
+      try link.runScripts(calls, on: nodes)
     }
     for (holding, reply) in zip(held, replies) {
       if let count = reply.integer, count > 0 { context.report(.trimmed(shard: holding.shard, count: Int(count))) }

@@ -15,6 +15,8 @@ final class ShardReader: Sendable {
   private let finished: CancellationSignal
   /// The longest a blocking read waits before looking at the board again.
   static let blockMilliseconds = 500
+  /// In a cluster, how long a reader with nothing new waits before reading again.
+  static let clusterPollMilliseconds = 20
   /// After a read that found fewer than `lingerBelow` keystrokes (or a wake from a blocking
   /// read), the reader waits this long before reading again, so that at a steady trickle each
   /// read (two round trips and a transaction) carries a few hundred keystrokes, not a handful.
@@ -98,8 +100,8 @@ final class ShardReader: Sendable {
       let call = ScriptCall(
         script: .claim, keys: [keys.lease(shard: holding.shard), keys.keystrokes(shard: holding.shard)],
         arguments: [holding.lease, ScaleOutKeys.group, context.settings.name, cursor, context.settings.readBatch])
-      let reply = try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-        try link.runScripts([call], on: connection)[0]
+      let reply = try link.perform { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+        try link.runScripts([call], on: nodes)[0]
       }
       if reply.errorMessage?.contains("NOGROUP") == true {
         try createGroup(of: holding.shard, link: link)
@@ -121,10 +123,27 @@ final class ShardReader: Sendable {
     let keys = context.keys
     let settings = context.settings
     let asked = busy
-    let outcomes = try link.perform { (connection: RESPConnection) throws(RESPError) -> [Int: FencedReadOutcome]? in
-      try FencedRead.read(
-        held, keys: keys, group: ScaleOutKeys.group, consumer: settings.name, count: settings.readBatch,
-        busy: asked, on: connection)
+    var outcomes: [Int: FencedReadOutcome]?
+    if try link.isCluster() {
+      // Each shard's keys are a slot of their own: one fenced read per shard, on its master. A
+      // shard that changed hands meanwhile is read again at once.
+      var each: [Int: FencedReadOutcome] = [:]
+      for holding in held {
+        let fence = keys.fence(shard: holding.shard)
+        let read = try link.perform { (nodes: LinkNodes) throws(RESPError) -> [Int: FencedReadOutcome]? in
+          try FencedRead.read(
+            [holding], keys: keys, group: ScaleOutKeys.group, consumer: settings.name, count: settings.readBatch,
+            busy: asked, on: nodes.connection(for: fence))
+        }
+        each[holding.shard] = read?[holding.shard] ?? .nothingNew
+      }
+      outcomes = each
+    } else {
+      outcomes = try link.perform { (nodes: LinkNodes) throws(RESPError) -> [Int: FencedReadOutcome]? in
+        try FencedRead.read(
+          held, keys: keys, group: ScaleOutKeys.group, consumer: settings.name, count: settings.readBatch,
+          busy: asked, on: nodes.connection(for: ""))
+      }
     }
     busy = []
     // A shard changed hands while the read was on its way: nothing was read; read again at once.
@@ -167,8 +186,11 @@ final class ShardReader: Sendable {
     on held: [ShardHolding], after lastIDs: [Int: String], link: RedisLink, registered: inout Int
   ) throws(LinkFailure) {
     let watched = held.compactMap { holding in lastIDs[holding.shard].map { (holding.shard, $0) } }
-    guard !watched.isEmpty else {
-      context.board.changed.wait(timeout: .milliseconds(Self.blockMilliseconds), clock: ContinuousClock(), stop: stop)
+    // In a cluster one XREAD cannot wait on streams of several slots: the reader looks again a
+    // moment later instead (sooner when the shards change).
+    guard !watched.isEmpty, try !link.isCluster() else {
+      let pause = watched.isEmpty ? Self.blockMilliseconds : Self.clusterPollMilliseconds
+      context.board.changed.wait(timeout: .milliseconds(pause), clock: ContinuousClock(), stop: stop)
       return
     }
     let keys = context.keys
@@ -177,7 +199,8 @@ final class ShardReader: Sendable {
     arguments += watched.map(\.1) as [any RESPArgument]
     let command = RESPCommand("XREAD", arguments: arguments)
     let timeout = context.settings.connection.replyTimeout + .milliseconds(Self.blockMilliseconds)
-    _ = try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
+    _ = try link.perform { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+      let connection = try nodes.connection(for: "")
       if link.connectionNumber != registered {
         // The lease keeper unblocks this connection when shards change: it needs its id.
         let id = try connection.readyCall(RESPCommand("CLIENT", "ID")).integer
@@ -190,8 +213,9 @@ final class ShardReader: Sendable {
 
   private func createGroup(of shard: Int, link: RedisLink) throws(LinkFailure) {
     let key = context.keys.keystrokes(shard: shard)
-    _ = try link.perform { (connection: RESPConnection) throws(RESPError) -> RESPValue in
-      try connection.readyCall(RESPCommand("XGROUP", "CREATE", key, ScaleOutKeys.group, "0", "MKSTREAM"))
+    _ = try link.perform { (nodes: LinkNodes) throws(RESPError) -> RESPValue in
+      try nodes.connection(for: key).readyCall(
+        RESPCommand("XGROUP", "CREATE", key, ScaleOutKeys.group, "0", "MKSTREAM"))
     }
   }
 

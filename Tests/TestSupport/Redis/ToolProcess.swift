@@ -105,6 +105,8 @@ public final class ToolProcess: Sendable {
   public var outputLines: [String] { shared.state.withLock { $0.stdout } }
   /// Standard error's lines so far.
   public var errorLines: [String] { shared.state.withLock { $0.stderr } }
+  /// Whether the process has exited (as far as its readers have seen).
+  public var hasExited: Bool { shared.state.withLock { $0.exit != nil } }
 
   /// Waits until `condition` holds for the output lines, at most `limit`; false when it did not.
   public func waitForOutput(within limit: Duration, until condition: @escaping @Sendable ([String]) -> Bool) async

@@ -5,11 +5,30 @@ import Pipeline
 extension CatalogIndex {
   /// The ids of the words starting with `prefix`: one contiguous range, found by two binary
   /// searches in the sorted dictionary.
+  ///
+  /// The range's end is searched from its start, by steps doubling from one, before halving
+  /// what is left: most words start few others, so the end is a few steps away, where a search
+  /// of the whole dictionary takes fifteen.
   func wordIds(startingWith prefix: FoldedWord) -> Range<Int> {
     let lower = firstWord { Self.order($0, prefix) >= 0 }
-    // After the words starting with the prefix: those after it that it does not start.
-    let upper = firstWord { Self.order($0, prefix) > 0 && !Self.starts($0, with: prefix) }
-    return lower..<max(lower, upper)
+    guard lower < words.count, Self.starts(words[lower], with: prefix) else { return lower..<lower }
+    // The words starting with the prefix are words[lower ..< upper]: find a step past them.
+    var step = 1
+    var low = lower + 1
+    while low + step - 1 < words.count, Self.starts(words[low + step - 1], with: prefix) {
+      low += step
+      step *= 2
+    }
+    var high = min(words.count, low + step - 1)
+    while low < high {
+      let middle = (low + high) / 2
+      if Self.starts(words[middle], with: prefix) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return lower..<low
   }
 
   /// Whether some word starts with `prefix` (or is it): one binary search, where

@@ -71,6 +71,8 @@ struct CatalogSearch {
     self.categories = categories
     var starts: [CatalogWordSet] = []
     var exactIds: [Int?] = []
+    starts.reserveCapacity(query.words.count)
+    exactIds.reserveCapacity(query.words.count)
     for word in query.words.indices {
       // The first word a query word starts is the word itself, if there is one: no search of
       // the dictionary of its own for the exact tiers.

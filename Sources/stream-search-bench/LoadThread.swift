@@ -12,6 +12,7 @@ final class LoadThread: @unchecked Sendable {
     var latencies: [Double] = []
     var refused = 0
     var unanswered = 0
+    var keys = 0
   }
 
   private struct Session {
@@ -95,6 +96,7 @@ final class LoadThread: @unchecked Sendable {
       fail(slot)
       return nil
     }
+    result.keys += 1
     guard sessions[slot].typed == word.utf8.count else { return slot }
     sessions[slot].lastKey = monotonicNanoseconds()
     sessions[slot].waiting = true

@@ -43,6 +43,17 @@ struct ServeChild: Sendable {
     return kilobytes / 1_024
   }
 
+  /// Its user and system CPU time so far, in seconds (from /proc/PID/stat).
+  func cpuSeconds() -> Double? {
+    guard let text = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/stat", encoding: .utf8),
+      let end = text.lastIndex(of: ")")
+    else { return nil }
+    // After the command's closing parenthesis: state is field 3, utime 14 and stime 15.
+    let fields = text[text.index(after: end)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
   /// SIGTERM, and its exit awaited (killed after 60 s).
   func stop() async {
     _ = await child.signal(SIGTERM, waitingAtMost: .seconds(60))

@@ -1,7 +1,8 @@
 // The "serve" section: the release binary's `stream-search serve` (the offline catalog, no disk
 // cache) as people use it. (a) As many WebSocket sessions as the descriptor limit allows, up to
 // 10,000, open at once, each typing words at 10 keys/s (SessionLoad): p50 and p99 from a word's
-// last key to its `results` frame, minus the debounce; serve's peak RSS (VmHWM) over the run.
+// last key to its `results` frame, minus the debounce; serve's CPU per key and peak RSS (VmHWM)
+// over the run.
 // (b) `GET /search` with keep-alive on one repeated query, measured with wrk, against a private
 // nginx serving the same response body as a static file, alternating run by run in the same run
 // of the benchmark, so that both see the same machine.
@@ -22,13 +23,20 @@ struct ServeSection {
     let server = try await ServeChild.start(binary)
     let outcome: SessionLoad.Outcome
     let peak: Double?
+    var perKey: Double?
+    // Printed after the sessions' rows, measured after them on the same server.
+    var rates = ResultTable()
     do {
       let load = SessionLoad(
         port: server.port, sessions: sessions, wordsPerSession: options.runs <= 3 ? 2 : 3,
         debounce: .milliseconds(300), threads: 2, limit: .seconds(300))
+      let before = server.cpuSeconds()
       outcome = try await Self.onThread { try load.run() }
       peak = server.peakResidentMegabytes()
-      try await searchRate(port: server.port, into: &table)
+      if let before, let after = server.cpuSeconds(), outcome.keys > 0 {
+        perKey = (after - before) / Double(outcome.keys) * 1e6
+      }
+      try await searchRate(port: server.port, into: &rates)
     } catch {
       await server.stop()
       throw error
@@ -57,8 +65,14 @@ struct ServeSection {
         sample: percentile(0.99), target: "≤ 5", anchor: "\(sorted.count) words"))
     table.append(
       ResultRow(
+        section: Self.section, name: "serve's CPU per keystroke in the sessions' run", unit: "µs",
+        sample: perKey.map { Sample([$0]) }, anchor: "\(outcome.keys) keys, every word searched",
+        note: "open, close and searches included"))
+    table.append(
+      ResultRow(
         section: Self.section, name: "serve's peak RSS over the sessions' run", unit: "MB",
         sample: peak.map { Sample([$0]) }, target: "≤ 300", anchor: "VmHWM"))
+    for row in rates.rows { table.append(row) }
   }
 
   /// `GET /search` against nginx serving its body, run by run.

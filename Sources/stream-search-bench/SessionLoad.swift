@@ -30,6 +30,8 @@ struct SessionLoad {
     /// Sessions whose handshake failed (not 101), and words never answered.
     var refused = 0
     var unanswered = 0
+    /// Keys sent (each a text message).
+    var keys = 0
     /// Seconds to open every session.
     var openSeconds = 0.0
   }
@@ -57,6 +59,7 @@ struct SessionLoad {
       outcome.latencies += result.latencies
       outcome.refused += result.refused
       outcome.unanswered += result.unanswered
+      outcome.keys += result.keys
     }
     return outcome
   }

@@ -77,7 +77,7 @@ import Testing
     do {
       try await browser.open("http://\(server.address)/")
       try await browser.type("queen")
-      _ = try await browser.waitUntil(#"document.getElementById("status").className === "error""#)
+      try await PageProbe.wait(browser, #"document.getElementById("status").className === "error""#)
       let page = try await PageProbe.state(browser)
       #expect(page.status.hasPrefix("Search for \u{201C}queen\u{201D} failed: "), "\(page.status)")
       #expect(page.groups.isEmpty && page.expanded == "false")
@@ -95,7 +95,7 @@ import Testing
     try await browser.run(PageProbe.recorder)
     // One key every 80 ms, as a person types: results come for the whole term, grouped.
     try await browser.type("bohemian rapsody", pause: .milliseconds(80))
-    _ = try await browser.waitUntil(PageProbe.settled("bohemian rapsody"))
+    try await PageProbe.wait(browser, PageProbe.settled("bohemian rapsody"))
     var page = try await PageProbe.state(browser)
     #expect(page.groups.first?.label == "music")
     #expect(page.groups.first?.options.first == "Bohemian Rhapsody")
@@ -112,12 +112,12 @@ import Testing
     }
     try await keepScreenshot(browser)
     try await browser.press([BrowserKey.enter])
-    _ = try await browser.waitUntil(#"document.getElementById("picked").textContent.includes("Bohemian Rhapsody")"#)
+    try await PageProbe.wait(browser, #"document.getElementById("picked").textContent.includes("Bohemian Rhapsody")"#)
     // A second term over the first, typed as fast as the driver can: the list ends on it, and
     // once anything of it was shown nothing of the first term came back.
     try await browser.press(["a"], holding: BrowserKey.control)
     try await browser.type("queen")
-    _ = try await browser.waitUntil(PageProbe.settled("queen"))
+    try await PageProbe.wait(browser, PageProbe.settled("queen"))
     page = try await PageProbe.state(browser)
     #expect(page.value == "queen" && page.term == "queen" && !page.groups.isEmpty)
     let shown = page.seen.map(\.term).filter { !$0.isEmpty }
@@ -139,10 +139,10 @@ import Testing
   /// The server goes away: the page says so instead of showing a dead field.
   private func connectionLost(_ browser: WebDriver, _ server: ServeProcess) async throws {
     try await browser.type("abba")
-    _ = try await browser.waitUntil(PageProbe.settled("abba"))
+    try await PageProbe.wait(browser, PageProbe.settled("abba"))
     let (exit, _) = await server.stop(SIGTERM)
     #expect(exit == ChildExit(status: 143, signaled: false))
-    _ = try await browser.waitUntil(#"document.getElementById("status").textContent.includes("Connection lost")"#)
+    try await PageProbe.wait(browser, #"document.getElementById("status").textContent.includes("Connection lost")"#)
     let page = try await PageProbe.state(browser)
     #expect(page.statusKind == "error" && page.stale && page.term == "abba")
   }

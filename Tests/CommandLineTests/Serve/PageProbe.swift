@@ -68,6 +68,19 @@ enum PageProbe {
     let seen: [Seen]
   }
 
+  /// Waits until `condition` holds in the page; a hang fails naming the page's state then.
+  static func wait(_ browser: WebDriver, _ condition: String) async throws {
+    do {
+      _ = try await browser.waitUntil(condition)
+    } catch {
+      let page = try? await state(browser)
+      let described = page.map {
+        "field \"\($0.value)\", list for \"\($0.term)\", status \"\($0.status)\" (\($0.statusKind)), went through \($0.seen)"
+      }
+      throw WebDriver.Failure(description: "\(error); the page: \(described ?? "unreadable")")
+    }
+  }
+
   static func state(_ browser: WebDriver) async throws -> State {
     let script = """
       const list = document.getElementById("results"), field = document.getElementById("q");

@@ -19,20 +19,36 @@ final class WebDriver: Sendable {
   private let driver: ChildProcess
   private let base: String
   private let session: String
+  /// The driver's and the browser's TMPDIR and profile, removed by ``quit()``.
+  private let scratch: URL
   /// The browser's process, as the driver reports it.
   private let browserProcess: pid_t?
 
   /// Starts chromedriver and a headless Chromium of `width`×`height` CSS pixels.
   init(width: Int = 900, height: Int = 640) async throws {
+    // Chromium leaves a singleton-socket folder in TMPDIR at each start: a folder of the test's
+    // own, removed at the end, keeps /tmp clean.
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("webdriver-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    self.scratch = scratch
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = scratch.path
     let output = try ChildPipe.fromChild()
-    driver = try ChildProcess(
-      try Self.chromedriver.path(), arguments: ["--port=0"], standardInput: .nullDevice,
-      standardOutput: output.forChild, standardError: .nullDevice)
+    do {
+      driver = try ChildProcess(
+        try Self.chromedriver.path(), arguments: ["--port=0"], environment: environment, standardInput: .nullDevice,
+        standardOutput: output.forChild, standardError: .nullDevice)
+    } catch {
+      output.closeChildEnd()
+      try? FileManager.default.removeItem(at: scratch)
+      throw error
+    }
     output.closeChildEnd()
     let handle = output.handle
     let port = await resultOf({ Self.announcedPort(handle) }, within: hangBound) ?? nil
     guard let port else {
-      driver.signal(SIGKILL)
+      _ = await driver.signal(SIGKILL, waitingAtMost: hangBound)
+      try? FileManager.default.removeItem(at: scratch)
       throw Failure(description: "chromedriver named no port")
     }
     base = "http://127.0.0.1:\(port)"
@@ -41,6 +57,7 @@ final class WebDriver: Sendable {
       "args": [
         "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
         "--window-size=\(width),\(height)", "--hide-scrollbars",
+        "--user-data-dir=" + scratch.appendingPathComponent("profile").path,
       ],
     ]
     let capabilities: [String: Any] = [
@@ -56,6 +73,7 @@ final class WebDriver: Sendable {
       browserProcess = (granted?["goog:processID"] as? Int).map { pid_t($0) }
     } catch {
       _ = await driver.signal(SIGTERM, waitingAtMost: hangBound)
+      try? FileManager.default.removeItem(at: scratch)
       throw error
     }
     let bound = Self.milliseconds(hangBound)
@@ -89,6 +107,7 @@ final class WebDriver: Sendable {
     // The browser is the driver's child, not ours: a session that could not be deleted leaves it
     // running, orphaned.
     if let browserProcess, kill(browserProcess, 0) == 0 { kill(browserProcess, SIGKILL) }
+    try? FileManager.default.removeItem(at: scratch)
   }
 
   /// Opens `url` and returns once it has loaded.

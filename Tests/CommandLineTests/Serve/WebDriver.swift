@@ -199,7 +199,8 @@ final class WebDriver: Sendable {
     else { throw Failure(description: "\(method) \(url): curl exit \(result.status), \(result.stdout.prefix(300))") }
     let value = object["value"]
     if let error = (value as? [String: Any])?["error"] as? String {
-      let message = (value as? [String: Any])?["message"] as? String ?? ""
+      // One line: chromedriver's message goes on with the browser's version on lines of its own.
+      let message = ((value as? [String: Any])?["message"] as? String ?? "").split(separator: "\n").first ?? ""
       throw Failure(description: "\(method) \(url): \(error): \(message.prefix(300))")
     }
     if value is NSNull { return nil }

@@ -18,4 +18,35 @@ struct RequestPermit: Sendable {
     local?.finish(mayStillArrive: mayStillArrive)
     shared?.finish(mayStillArrive: mayStillArrive)
   }
+
+  /// Runs the request `body` under the permit and finishes the permit when it ends, by how it
+  /// ended: the one place that decides whether a request may still reach the server.
+  func held<T>(during body: () async throws -> T) async throws -> T {
+    do {
+      let value = try await body()
+      finish(mayStillArrive: false)
+      return value
+    } catch {
+      finish(mayStillArrive: Self.mayStillArrive(after: error))
+      throw error
+    }
+  }
+
+  /// Whether a request that failed with `error` may still reach the server: it ended without an
+  /// answer (cancelled, timed out, its connection lost or refused). A status, even an error's or
+  /// a redirect's, is an answer: the server had the request.
+  static func mayStillArrive(after error: any Error) -> Bool {
+    switch error as? SearchError {
+    case .rateLimited, .server, .badStatus, .decoding, .redirect: false
+    case .offline, .timedOut, nil: true
+    }
+  }
+}
+
+extension Optional where Wrapped == RequestPermit {
+  /// ``RequestPermit/held(during:)`` for a request that may hold no permit (no limiter, no store).
+  func held<T>(during body: () async throws -> T) async throws -> T {
+    guard let permit = self else { return try await body() }
+    return try await permit.held(during: body)
+  }
 }

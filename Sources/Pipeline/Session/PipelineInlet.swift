@@ -16,27 +16,10 @@ import Synchronization
 /// - Cancellation: ``cancel()`` stops every session's operators (their searches are cancelled)
 ///   and makes ``ended()`` return at once; later sends are ignored.
 final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Duration == Duration {
+  /// What the lock guards: the sessions' routes, and the machine that decides the inlet's life.
   private struct State {
     var router: SessionRouter<C>
-    /// Input lines taken, good or bad, for the summary: counted here, under the lock every
-    /// keystroke takes anyway, rather than under the emitter's, a second lock per line.
-    var inputLines = 0
-    /// Sessions started and not yet ended.
-    var open = 0
-    var finished = false
-    var cancelled = false
-    /// A sweep is scheduled, or about to be by the thread that set this.
-    var sweepScheduled = false
-    /// The scheduled sweep's wake, to cancel on finish or cancel.
-    var sweep: ClockWake?
-    var waiter: UnsafeContinuation<Void, Never>?
-
-    /// The waiter to resume once every session has ended after the finish (or on cancel).
-    mutating func takeWaiterIfDone() -> UnsafeContinuation<Void, Never>? {
-      guard cancelled || (finished && open == 0) else { return nil }
-      defer { waiter = nil }
-      return waiter
-    }
+    var machine = PipelineInletStateMachine<UnsafeContinuation<Void, Never>, ClockWake>()
   }
 
   private let state: Mutex<State>
@@ -56,29 +39,23 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
   }
 
   /// How many input lines were taken, good or bad.
-  var inputLines: Int { state.withLock { $0.inputLines } }
+  var inputLines: Int { state.withLock { $0.machine.inputLines } }
 
   /// Takes one input record; see ``PipelineInlet``.
   func send(_ input: InputRecord) {
     switch input {
     case .invalid(let line, let reason):
-      state.withLock { $0.inputLines += 1 }
+      state.withLock { _ = $0.machine.lineArrived() }
       emitter.emit(.inputError(line: line, reason: reason), session: nil, inputLine: line)
     case .keystroke(let keystroke, let line):
       var term = SearchTerm(keystroke.term)
       if term.isBelow(minimumLength: configuration.minimumTermLength) { term = SearchTerm("") }
       let now = clock.now
       let route = state.withLock { state -> (input: SessionPipeline<C>.Debounced, sweep: Bool)? in
-        state.inputLines += 1
-        guard !state.finished, !state.cancelled else { return nil }
+        guard state.machine.lineArrived() else { return nil }
         let route = state.router.input(for: keystroke.session, now: now, building: session, observer: self)
         if keystroke.endsSession { state.router.remove(keystroke.session) }
-        guard route.isNew else { return (route.input, false) }
-        state.open += 1
-        // The first open session starts the idle sweep.
-        guard !state.sweepScheduled else { return (route.input, false) }
-        state.sweepScheduled = true
-        return (route.input, true)
+        return (route.input, route.isNew && state.machine.sessionStarted())
       }
       observers.tell { .keystroke(session: keystroke.session) }
       guard let route else { return }
@@ -92,11 +69,9 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
 
   /// Ends the input: pending terms settle and the last searches complete.
   func finish() {
-    let (sessions, sweep) = state.withLock { state -> ([SessionRouter<C>.Session], ClockWake?) in
-      guard !state.finished else { return ([], nil) }
-      state.finished = true
-      defer { state.sweep = nil }
-      return (state.router.takeAll(), state.sweep)
+    let (sessions, sweep) = state.withLock { state in
+      let stop = state.machine.finish()
+      return (stop.takeSessions ? state.router.takeAll() : [], stop.cancelSweep)
     }
     sweep?.cancel()
     for session in sessions { session.operators.input.receiveEnd(nil) }
@@ -105,10 +80,9 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
 
   /// Stops every session's operators: their searches in flight are cancelled.
   func cancel() {
-    let (sessions, sweep) = state.withLock { state -> ([SessionRouter<C>.Session], ClockWake?) in
-      state.cancelled = true
-      defer { state.sweep = nil }
-      return (state.router.takeAll(), state.sweep)
+    let (sessions, sweep) = state.withLock { state in
+      let stop = state.machine.cancel()
+      return (stop.takeSessions ? state.router.takeAll() : [], stop.cancelSweep)
     }
     sweep?.cancel()
     for session in sessions { session.operators.searches.cancel() }
@@ -118,21 +92,16 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
   /// Returns once the input has finished and every session has ended, or once cancelled.
   func ended() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let now = state.withLock { state -> Bool in
-        state.waiter = continuation
-        return state.takeWaiterIfDone() != nil
-      }
-      if now { continuation.resume() }
+      state.withLock { $0.machine.wait(continuation) }?.resume()
     }
   }
 
   func sessionEnded() {
-    state.withLock { $0.open -= 1 }
-    resumeWaiterIfDone()
+    state.withLock { $0.machine.sessionEnded() }?.resume()
   }
 
   private func resumeWaiterIfDone() {
-    state.withLock { $0.takeWaiterIfDone() }?.resume()
+    state.withLock { $0.machine.takeWaiterIfDone() }?.resume()
   }
 
   /// Schedules the next sweep, half a timeout from now (at least a millisecond, so that it never
@@ -141,22 +110,16 @@ final class PipelineInlet<C: Clock>: SessionEndObserver, Sendable where C.Durati
   private func scheduleSweep() {
     let interval = max(configuration.sessionIdleTimeout / 2, .milliseconds(1))
     let wake = ClockWake.schedule(on: clock, at: clock.now.advanced(by: interval)) { [self] in sweepIdleSessions() }
-    let stopped = state.withLock { state -> Bool in
-      guard !state.finished, !state.cancelled else { return true }
-      state.sweep = wake
-      return false
-    }
-    if stopped { wake.cancel() }
+    if state.withLock({ $0.machine.sweepScheduled(wake) }) { wake.cancel() }
   }
 
   /// Finishes the sessions idle for the timeout; sweeps again later while any session is open.
   private func sweepIdleSessions() {
     let now = clock.now
     let (idle, again) = state.withLock { state -> ([(name: String, session: SessionRouter<C>.Session)], Bool) in
-      guard !state.finished, !state.cancelled else { return ([], false) }
+      guard state.machine.sweepFires() else { return ([], false) }
       let idle = state.router.takeIdleSessions(now: now)
-      state.sweepScheduled = !state.router.isEmpty
-      return (idle, state.sweepScheduled)
+      return (idle, state.machine.swept(sessionsLeft: !state.router.isEmpty))
     }
     if again { scheduleSweep() }
     for (name, session) in idle {

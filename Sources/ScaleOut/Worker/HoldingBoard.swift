@@ -4,15 +4,9 @@
 import Synchronization
 
 /// Shared by the lease keeper (writes) and the reader (reads); every method takes the lock only
-/// to decide.
+/// to ask ``HoldingBoardState``, and signals after releasing it.
 final class HoldingBoard: Sendable {
-  private struct State {
-    var held: [Int: ShardHolding] = [:]
-    var toClaim: [ShardHolding] = []
-    var readerClientID: Int64?
-  }
-
-  private let state = Mutex(State())
+  private let state = Mutex(HoldingBoardState())
   /// Signalled on every change, for a reader that waits with nothing to read.
   let changed: WakePipe
 
@@ -26,33 +20,23 @@ final class HoldingBoard: Sendable {
   /// Records a shard just acquired: the reader claims its pending keystrokes before reading it.
   /// Returns the reader's connection to unblock.
   func acquired(_ holding: ShardHolding) -> Int64? {
-    let reader = state.withLock { state -> Int64? in
-      state.held[holding.shard] = holding
-      state.toClaim.append(holding)
-      return state.readerClientID
-    }
+    let reader = state.withLock { $0.acquired(holding) }
     changed.signal()
     return reader
   }
 
   /// Records a shard lost or given back.
   func lost(_ holding: ShardHolding) {
-    state.withLock { state in
-      if state.held[holding.shard] == holding { state.held[holding.shard] = nil }
-      state.toClaim.removeAll { $0 == holding }
-    }
+    state.withLock { $0.lost(holding) }
     changed.signal()
   }
 
   /// Whether `holding` is still held.
-  func holds(_ holding: ShardHolding) -> Bool { state.withLock { $0.held[holding.shard] == holding } }
+  func holds(_ holding: ShardHolding) -> Bool { state.withLock { $0.holds(holding) } }
 
   /// The reader's next work: holdings to claim (taken off the list), and all held.
   func nextForReader() -> (claim: [ShardHolding], held: [ShardHolding]) {
-    state.withLock { state in
-      defer { state.toClaim = [] }
-      return (state.toClaim, state.held.values.sorted { $0.shard < $1.shard })
-    }
+    state.withLock { $0.nextForReader() }
   }
 
   /// The reader's connection id, for `CLIENT UNBLOCK`.
@@ -60,13 +44,7 @@ final class HoldingBoard: Sendable {
 
   /// Empties the board (shutdown): returns what was held.
   func takeAll() -> [ShardHolding] {
-    let all = state.withLock { state -> [ShardHolding] in
-      defer {
-        state.held = [:]
-        state.toClaim = []
-      }
-      return Array(state.held.values)
-    }
+    let all = state.withLock { $0.takeAll() }
     changed.signal()
     return all
   }

@@ -7,6 +7,7 @@ import LineIO
 import Pipeline
 import RESP
 import Streams
+import Synchronization
 
 /// Runs one worker until stopped.
 ///
@@ -35,6 +36,8 @@ package final class ScaleOutWorker: Sendable {
   private let settings: WorkerSettings
   private let notice: @Sendable (LinkNotice) -> Void
   private let report: @Sendable (WorkerReport) -> Void
+  /// The running worker's shared state, while ``run(configuration:source:stop:wallClock:)`` runs.
+  private let running = Mutex<WorkerContext?>(nil)
 
   /// A worker of the deployment under `keys` on `endpoint`; `requestedShards` is checked
   /// against the stored count (or stored, for a new prefix).
@@ -66,6 +69,8 @@ package final class ScaleOutWorker: Sendable {
     let source = makeSource()
     let context = try WorkerContext(
       endpoint: endpoint, keys: keys, shardCount: shardCount, settings: settings, notice: notice, report: report)
+    running.withLock { $0 = context }
+    defer { running.withLock { $0 = nil } }
     let sink = WorkerSink(context: context, wallClock: wallClock)
     var configuration = configuration
     let userLog = configuration.log
@@ -100,6 +105,13 @@ package final class ScaleOutWorker: Sendable {
     let summary = await running.value
     if let failure = context.failure.withLock({ $0 }) { throw failure }
     return summary
+  }
+
+  /// Keystrokes read from each shard and not yet acknowledged; empty while the worker is not
+  /// running. What `worker --metrics` reports as `stream_search_shard_pending`.
+  package func pendingKeystrokes() -> [Int: Int] {
+    guard let context = running.withLock({ $0 }) else { return [:] }
+    return context.ledger.withLock { $0.pendingCounts() }
   }
 
   /// Runs blocking work on a thread of its own while the caller is suspended.

@@ -118,6 +118,15 @@ struct SessionLedger {
   private var books: [String: Book] = [:]
   /// Lines of entries that are not keystrokes: their `input_error` names no session.
   private var refused: [Int: String] = [:]
+
+  /// Keystrokes fed to the pipeline and not yet acknowledged, per shard (for a metrics scrape).
+  func pendingCounts() -> [Int: Int] {
+    var counts: [Int: Int] = [:]
+    for book in books.values where !book.pending.isEmpty {
+      counts[book.holding.shard, default: 0] += book.pending.count
+    }
+    return counts
+  }
   private var nextLine = 1
 
   /// The pipeline session name of `session` in `holding`: unique per holding, so sessions start

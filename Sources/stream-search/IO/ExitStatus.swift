@@ -38,7 +38,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case .noInput: "The input, or the --catalog file, cannot be opened."
     case .unavailable: "Redis cannot be reached (publish, worker, events), or serve cannot listen."
     case .ioError: "Reading input or writing output failed."
-    case .noPermission: "serve may not listen on the address (a privileged port)."
+    case .noPermission: "serve or worker --metrics may not listen on the address (a privileged port)."
     case .temporaryFailure: "A temporary failure: Redis is out of memory (publish, worker); run again later."
     case .hungUp: "The terminal went away (SIGHUP) during the interactive mode."
     case .interrupted: "Interrupted (SIGINT), after writing what was pending."
@@ -54,7 +54,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case .record: [.success, .usage, .noInput, .ioError, .interrupted, .terminated]
     case .publish: [.success, .usage, .noInput, .unavailable, .ioError, .temporaryFailure, .interrupted, .terminated]
     // A worker runs until a signal stops it; its --catalog is its only input.
-    case .worker: [.usage, .noInput, .unavailable, .ioError, .temporaryFailure, .interrupted, .terminated]
+    case .worker:
+      [.usage, .noInput, .unavailable, .ioError, .temporaryFailure, .noPermission, .interrupted, .terminated]
     case .events: [.success, .usage, .unavailable, .ioError, .interrupted, .terminated]
     case .help: [.success, .usage, .ioError]
     case .serve: [.usage, .noInput, .unavailable, .ioError, .noPermission, .interrupted, .terminated]
@@ -75,14 +76,19 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case (.ioError, .help): "Writing output failed."
     case (.noInput, .worker): "The --catalog file cannot be opened."
     case (.noInput, .record), (.noInput, .publish): "The input cannot be opened."
-    case (.unavailable, .publish), (.unavailable, .worker), (.unavailable, .events):
+    case (.unavailable, .publish), (.unavailable, .events):
       "Redis cannot be reached, refused the credentials, or answers what Redis never does."
+    case (.unavailable, .worker):
+      "Redis cannot be reached, refused the credentials, or answers what Redis never does; or --metrics "
+        + "cannot listen on its address."
+    case (.noPermission, .worker): "--metrics may not listen on the address (a privileged port)."
     case (.temporaryFailure, .publish):
       "Redis is out of memory: run again later, from the input line the error names."
     case (.temporaryFailure, .worker): "Redis is out of memory: start the worker again later."
     case (.ioError, .worker): "The --log file cannot be opened, or no pipe can be made to watch for signals."
     case (.ioError, .events): "Writing output failed."
-    case (.unavailable, .serve): "The address cannot be listened on (in use, or not this machine's)."
+    case (.unavailable, .serve):
+      "The address cannot be listened on (in use, or not this machine's), or with --redis Redis cannot be reached."
     default: meaning
     }
   }

@@ -59,7 +59,7 @@ extension CommandLineParser {
       let settings = WorkerSettings(
         name: scaleOut.name ?? ScaleOutDraft.defaultWorkerName(), lease: scaleOut.lease,
         eventsKept: scaleOut.eventsKept)
-      return .worker(WorkerOptions(redis: redis, settings: settings, search: search))
+      return .worker(WorkerOptions(redis: redis, settings: settings, search: search, metrics: scaleOut.metrics))
     default:
       return .events(EventsOptions(redis: redis, follow: scaleOut.followEvents, session: scaleOut.session))
     }

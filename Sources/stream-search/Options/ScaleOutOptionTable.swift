@@ -74,6 +74,13 @@ extension OptionTable {
           ) { draft, value throws(InvalidValue) in
             draft.scaleOut.eventsKept = try ValueParser.wholeNumber(value, in: 1...100_000_000)
           },
+          OptionSpec(
+            "--metrics", "HOST:PORT",
+            help: "Serve /metrics (Prometheus) and /healthz on this address; port 0 picks a free one."
+          ) { draft, value throws(InvalidValue) in
+            let (host, port) = try ValueParser.listenAddress(value)
+            draft.scaleOut.metrics = ListenAddress(host: host, port: port)
+          },
         ] + searchOptions(["--session-idle"])),
       redisGroup(shards: true),
     ]

@@ -32,6 +32,14 @@ struct WorkerOptions: Equatable, Sendable {
   var settings: WorkerSettings
   /// The pipeline's options, as a local run takes them.
   var search: CommandLineOptions
+  /// Where `/metrics` and `/healthz` are served (`--metrics`); nil serves nothing.
+  var metrics: ListenAddress? = nil
+}
+
+/// A `HOST:PORT` to listen on; port 0 picks a free one.
+struct ListenAddress: Equatable, Sendable {
+  var host: String
+  var port: UInt16
 }
 
 /// What `stream-search events` was asked to do.
@@ -51,6 +59,8 @@ struct ScaleOutDraft: Sendable {
   var name: String?
   var lease = Duration.seconds(5)
   var eventsKept = 10_000
+  /// `worker --metrics HOST:PORT`.
+  var metrics: ListenAddress?
   var session: String?
   /// `events --follow` (the input `--follow` of `publish` is the local run's).
   var followEvents = false

@@ -64,7 +64,7 @@ extension OptionTable {
             draft.serve.maxConnections = try ValueParser.wholeNumber(value, in: 1...1_000_000)
           },
         ] + search.flatMap(\.options).filter { ["--max-line-bytes", "--session-idle"].contains($0.name) }),
-      redisGroup(shards: false),
+      redisGroup(shards: true),
     ] + search.filter { ["SEARCH OPTIONS", "SOURCE OPTIONS", "CACHE OPTIONS"].contains($0.title) }
 }
 

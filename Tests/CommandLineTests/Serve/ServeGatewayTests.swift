@@ -27,8 +27,11 @@ import Testing
             def done():
                 return any(e["type"] == "results" and e["term"] == word for e in events) and \\
                     any(e["type"] == "input_error" for e in events)
-            while not done():
-                events.append(json.loads(await asyncio.wait_for(socket.recv(), bound)))
+            try:
+                while not done():
+                    events.append(json.loads(await asyncio.wait_for(socket.recv(), bound)))
+            except websockets.ConnectionClosed as closed:
+                print("closed by the server:", closed.rcvd, file=sys.stderr)
         print(json.dumps(events))
     asyncio.run(main())
     """
@@ -36,11 +39,14 @@ import Testing
   @Test(needsRedisAndPython) func twoGatewaysEachAnswerTheirOwnSocketsThroughOneWorker() async throws {
     let redis = try await RedisServer.start()
     defer { redis.stop() }
-    let deployment = ["--redis", redis.url, "--redis-prefix", "gw"]
+    let deployment = ["--redis", redis.url, "--redis-prefix", "gw", "--shards", "2"]
     let catalog = SharedFixtures.projectFolder("interactive-catalog.json").path
     let worker = try ToolProcess(
-      toolBinary(), arguments: ["worker"] + deployment + ["--shards", "2", "--name", "w1", "--catalog", catalog])
+      toolBinary(),
+      arguments: ["worker"] + deployment + ["--name", "w1", "--catalog", catalog, "--verbose"])
     defer { worker.stop() }
+    // Answering from the start: the keystrokes typed below are read as they come.
+    #expect(await worker.waitForError(within: hangBound, containing: "acquired shard"))
     let first = try await ServeProcess(deployment)
     let second = try await ServeProcess(deployment)
     #expect(try await Curl.get("http://\(first.address)/healthz") == (200, "ok\n"))
@@ -50,14 +56,19 @@ import Testing
     async let onFirst = Subprocess.run(python, arguments: ["-c", Self.typist, first.address, "taylor", bound])
     async let onSecond = Subprocess.run(python, arguments: ["-c", Self.typist, second.address, "love story", bound])
     let (taylor, love) = try await (onFirst, onSecond)
-    #expect(taylor.stderr == "" && love.stderr == "")
+    if taylor.stderr != "" || love.stderr != "" {
+      let (_, firstErrors) = await first.stop()
+      let (_, secondErrors) = await second.stop()
+      Issue.record("\(taylor.stderr)\n\(love.stderr)\nfirst: \(firstErrors)\nsecond: \(secondErrors)")
+      return
+    }
     for (result, word) in [(taylor, "taylor"), (love, "love story")] {
       let events = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [[String: Any]] ?? []
       let terms = Set(events.compactMap { $0["term"] as? String })
       // Only this socket's own terms: every prefix it typed, never the other socket's.
       #expect(!terms.isEmpty && terms.allSatisfy { word.hasPrefix($0) }, "\(word): \(terms)")
       #expect(events.allSatisfy { $0["session"] == nil }, "\(word): a session name was sent")
-      #expect(events.compactMap { $0["seq"] as? Int } == Array(1...events.count), "\(word): seq per connection")
+      #expect(events.compactMap { $0["seq"] as? Int } == events.indices.map { $0 + 1 }, "\(word): seq per connection")
       let refused = events.first { $0["type"] as? String == "input_error" }
       #expect(refused?["line"] as? Int == word.count + 1 && refused?["reason"] as? String == "invalid JSON")
       let answer = events.last { $0["type"] as? String == "results" && $0["term"] as? String == word }
@@ -76,7 +87,8 @@ import Testing
     let cleared = await resultOf(
       {
         while true {
-          let events = try? await Subprocess.run(toolBinary(), arguments: ["events"] + deployment)
+          let events = try? await Subprocess.run(
+            toolBinary(), arguments: ["events", "--redis", redis.url, "--redis-prefix", "gw"])
           let lines = events?.stdout.split(separator: "\n") ?? []
           if lines.filter({ $0.contains(#""type":"cleared""#) && $0.contains(#""session":"gw-"#) }).count >= 2 {
             return true

@@ -5,14 +5,18 @@ import WebServer
 
 extension HTTPRoutes {
   /// Adds `GET /healthz`, 200 `ok` while `unavailability` says nothing and 503 with its reason when
-  /// it does, and `GET /metrics`, `registry` in the Prometheus text format.
-  mutating func addOperatorRoutes(metrics registry: MetricsRegistry, unavailability: @escaping @Sendable () -> String?)
-  {
+  /// it does, and `GET /metrics`, `registry` in the Prometheus text format, after `beforeScrape`
+  /// has brought the gauges read on demand up to date.
+  mutating func addOperatorRoutes(
+    metrics registry: MetricsRegistry, beforeScrape: @escaping @Sendable () -> Void = {},
+    unavailability: @escaping @Sendable () -> String?
+  ) {
     get("/healthz") { _ in
       guard let reason = unavailability() else { return .text("ok\n") }
       return .text("unavailable: \(reason)\n", status: 503)
     }
     get("/metrics") { _ in
+      beforeScrape()
       var headers = HTTPHeaders()
       headers.set("Content-Type", MetricsRegistry.contentType)
       headers.set("Cache-Control", "no-store")

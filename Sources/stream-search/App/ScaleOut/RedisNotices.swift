@@ -13,7 +13,8 @@ final class RedisNotices: Sendable {
     var full = false
   }
 
-  private let endpoint: RedisEndpoint
+  /// The server whose connections these are.
+  let endpoint: RedisEndpoint
   private let log: Log
   private let state = Mutex(State())
 

@@ -5,6 +5,7 @@ import LineIO
 import Pipeline
 import ScaleOut
 import Streams
+import WebServer
 
 /// Runs a worker and says how the process should exit.
 struct WorkerCommand {
@@ -33,11 +34,19 @@ struct WorkerCommand {
       return .ioError
     }
     let notices = RedisNotices(endpoint: options.redis.endpoint, log: log)
+    let metrics: WorkerMetrics?
+    do {
+      metrics = options.metrics == nil ? nil : try WorkerMetrics()
+    } catch {
+      log.error("\(error)")
+      return .ioError
+    }
     let verbose = log.level >= .verbose
     let worker = ScaleOutWorker(
       endpoint: options.redis.endpoint, keys: options.redis.keys, requestedShards: options.redis.shards,
       settings: options.settings, notice: notices.receive,
       report: { [log, keys = options.redis.keys] report in
+        metrics?.receive(report)
         if case .restoredConfiguration(let shards) = report {
           // Said whatever the verbosity: the prefix was found empty under running workers.
           log.warning(
@@ -48,23 +57,41 @@ struct WorkerCommand {
         }
       })
     var configuration = setup.configuration(log: log)
+    var server: HTTPServer?
+    if let metrics, let address = options.metrics {
+      configuration.observers.append(metrics.search)
+      switch metrics.serve(on: address, worker: worker, notices: notices, log: log) {
+      case .success(let started): server = started
+      case .failure(let failure): return failure.status
+      }
+    }
     if sharesAnswers {
       configuration.store = RedisStore(
         endpoint: options.redis.endpoint, keys: options.redis.keys, capacity: options.search.pipeline.cacheCapacity,
         options: options.settings.connection
       ) { [log] line in log.warning(line) }
     }
-    let summary: RunSummary
+    let outcome: Result<RunSummary, any Error>
     do {
-      summary = try await worker.run(
-        configuration: configuration, source: { setup.source(clock: ContinuousClock()) }, stop: stopSignal)
-    } catch let error as ScaleOutError {
+      outcome = .success(
+        try await worker.run(
+          configuration: configuration, source: { setup.source(clock: ContinuousClock()) }, stop: stopSignal))
+    } catch {
+      outcome = .failure(error)
+    }
+    // The metrics stay scrapeable until the worker has given its shards back.
+    await server?.stop()
+    let summary: RunSummary
+    switch outcome {
+    case .success(let ran):
+      summary = ran
+    case .failure(let error as ScaleOutError):
       log.error(error.description)
       return error.exitStatus
-    } catch is CancellationError {
+    case .failure(is CancellationError):
       // Stopped before Redis answered at the start.
       return stop.signal?.exitStatus ?? .interrupted
-    } catch {
+    case .failure(let error):
       log.error("\(error)")
       return .unavailable
     }

@@ -65,6 +65,11 @@ extension CatalogIndex {
   /// `rankedSearch(_:limit:categories:)`, from `recentParts` when kept there (the search runs
   /// outside the lock).
   private func keptSearch(_ part: CatalogQuery, limit: Int, categories: UInt32) -> TieredRanks {
+    // A part holding a word longer than any name's is searched, not kept: a term may hold a
+    // thousand letters, and a key of kilobytes in each of the memo's slots would add megabytes.
+    guard part.words.allSatisfy({ $0.count <= CatalogQuery.splitWordMaximum }) else {
+      return rankedSearch(part, limit: limit, categories: categories)
+    }
     let key = PartOfQuery(words: part.words, lastAsTyped: part.lastAsTyped, limit: limit, categories: categories)
     if let known = recentParts.withLock({ $0.answer(for: key) }) { return known }
     let answer = rankedSearch(part, limit: limit, categories: categories)

@@ -53,6 +53,8 @@ extension CatalogQuery {
     }
     for index in words.indices where found.count < Self.respellingLimit {
       let isLast = index == last
+      // A word too long to split is not kept either: its key would be a pasted kilobyte.
+      guard words[index].count <= Self.splitWordMaximum else { continue }
       let parts: [FoldedWord]?
       if let kept = known(words[index], isLast) {
         parts = kept

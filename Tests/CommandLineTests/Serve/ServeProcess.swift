@@ -18,8 +18,12 @@ final class ServeProcess: Sendable {
 
   init(_ arguments: [String] = []) async throws {
     let errors = try ChildPipe.fromChild()
+    var command = [try toolBinary().path, "serve", "--listen", "127.0.0.1:0", "--cache-dir", "none"] + arguments
+    // Killed with the test process: a server left behind by a crashed test would hold its port
+    // and its Redis connection for ever.
+    if let setpriv = ToolProcess.setpriv { command = [setpriv, "--pdeathsig", "KILL", "--"] + command }
     child = try ChildProcess(
-      try toolBinary().path, arguments: ["serve", "--listen", "127.0.0.1:0", "--cache-dir", "none"] + arguments,
+      command[0], arguments: Array(command.dropFirst()),
       standardInput: .nullDevice, standardOutput: .nullDevice, standardError: errors.forChild)
     errors.closeChildEnd()
     standardError = errors.handle

@@ -92,8 +92,9 @@ public final class ToolProcess: Sendable {
     }
   }
 
-  /// `setpriv`, on Linux, where it is found.
-  static let setpriv: String? = {
+  /// `setpriv`, on Linux, where it is found: a command run through `setpriv --pdeathsig KILL`
+  /// dies with the test process that spawned it.
+  public static let setpriv: String? = {
     #if os(Linux)
       ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
     #else

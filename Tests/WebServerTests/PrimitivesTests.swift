@@ -64,4 +64,12 @@ import Testing
     #expect(request.queryValue("bad") == nil)
     #expect(request.queryValue("missing") == nil)
   }
+
+  @Test(arguments: [
+    (502, "Bad Gateway"), (503, "Service Unavailable"), (504, "Gateway Timeout"), (599, "Status 599"),
+  ])
+  func aStatusLineCarriesItsReason(status: Int, reason: String) {
+    let head = String(decoding: HTTPResponse(status: status).encoded(keepAlive: false), as: UTF8.self)
+    #expect(head.hasPrefix("HTTP/1.1 \(status) \(reason)\r\n"))
+  }
 }

@@ -37,7 +37,10 @@ import Testing
   func theSamePageOverRedisWithTwoWorkers() async throws {
     let redis = try await RedisServer.start()
     defer { redis.stop() }
-    let deployment = ["--redis", redis.url, "--redis-prefix", "page"]
+    // The gateway is given the workers' `--shards` too: it starts with them, and whichever of
+    // the three stores the count first, the others agree (without it, a gateway first would store
+    // the default, and both workers would refuse to run).
+    let deployment = ["--redis", redis.url, "--redis-prefix", "page", "--shards", "2"]
     let workers = try ["w1", "w2"].map { name in
       try ToolProcess(toolBinary(), arguments: ["worker"] + deployment + ["--shards", "2", "--name", name])
     }
@@ -55,10 +58,12 @@ import Testing
     } catch {
       await browser.quit()
       _ = await server.stop()
+      for worker in workers where worker.hasExited { Issue.record("a worker ended: \(worker.errorLines)") }
       throw error
     }
     await browser.quit()
     _ = await server.stop()
+    for worker in workers { #expect(!worker.hasExited, "a worker ended: \(worker.errorLines)") }
   }
 
   @Test(.enabled(if: ready, Comment(rawValue: skipNote)))

@@ -1,7 +1,8 @@
 // `stream-search serve --redis` through the built binary: two gateways in front of one real
 // worker on a real redis-server, a Python websockets client on each, each answered its own
-// session only; `/search` through the workers; a closed socket's clear reaching the worker; and
-// Redis going away under a gateway (503, a 1013 close, no hang) and coming back.
+// session only; `/search` through the workers; a closed socket's clear reaching the worker; Redis
+// going away under a gateway (503, a 1013 close, no hang) and coming back; and a gateway that
+// stored the shard count first refusing a worker that asks for another.
 import Foundation
 import TestSupport
 import Testing
@@ -143,6 +144,23 @@ import Testing
     #expect(healthy != nil)
     let (exit, _) = await server.stop(SIGINT)
     #expect(exit == ChildExit(status: 130, signaled: false))
+  }
+
+  @Test(.enabled(if: RedisServer.shouldRun, Comment(rawValue: RedisServer.skipNote)))
+  func aGatewayFirstStoresTheCountAndAWorkerAskingAnotherIsRefused() async throws {
+    let redis = try await RedisServer.start()
+    defer { redis.stop() }
+    // serve names its address only once it has settled the count: the gateway is first here.
+    let server = try await ServeProcess(["--redis", redis.url, "--redis-prefix", "first"])
+    let worker = try ToolProcess(
+      toolBinary(), arguments: ["worker", "--redis", redis.url, "--redis-prefix", "first", "--shards", "2"])
+    defer { worker.stop() }
+    let exit = await worker.waitForExit(within: hangBound)
+    #expect(exit?.status == 64 && exit?.bySignal == false, "\(String(describing: exit))")
+    let expected = "Error: --shards 2 differs from the 16 shards 'first' was created with"
+    let lines = worker.errorLines
+    #expect(lines.count == 1 && lines.first?.hasPrefix(expected) == true, "\(lines)")
+    _ = await server.stop()
   }
 
   @Test func redisUnreachableAtTheStartIsOneErrorLineAndStatus69() async throws {

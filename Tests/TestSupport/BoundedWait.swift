@@ -20,6 +20,21 @@ public func resultOf<T: Sendable>(_ wait: @escaping @Sendable () async -> T, wit
   }
 }
 
+/// The first answer of `probe`, asked again after each pause of `interval`; nil once `bound` of
+/// real time has passed without one. For a state of another process that no event announces (a
+/// server's health, what a scraper has read): `interval` is how often to look, never a verdict's
+/// timing. The asking ends with the bound, so a failed test leaves nothing polling behind it.
+public func poll<T: Sendable>(
+  every interval: Duration, within bound: Duration = hangBound, _ probe: () async -> T?
+) async -> T? {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: bound)
+  while true {
+    if let answer = await probe() { return answer }
+    guard clock.now < deadline, (try? await clock.sleep(for: interval)) != nil else { return nil }
+  }
+}
+
 /// `duration` as Dispatch counts time, to the nanosecond.
 public func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
   let (seconds, attoseconds) = duration.components

@@ -66,21 +66,16 @@ import Testing
     let base = "http://127.0.0.1:\(port)"
 
     // Both targets up, and serve's one search and the worker's two shards read back.
-    let scraped = await resultOf(
-      {
-        while true {
-          let up = await Self.query(base, "up")
-          let keystrokes = await Self.query(base, "stream_search_keystrokes_total")
-          let held = await Self.query(base, "stream_search_shards_held")
-          if Set(up.filter { $0.value == "1" }.map(\.instance)) == [serve.address, workerAddress],
-            keystrokes.contains(where: { $0 == (serve.address, "1") }),
-            held.contains(where: { $0 == (workerAddress, "2") })
-          {
-            return true
-          }
-          try? await Task.sleep(for: .milliseconds(500))
-        }
-      }, within: hangBound)
+    let scraped = await poll(every: .milliseconds(500)) { () async -> Bool? in
+      let up = await Self.query(base, "up")
+      let keystrokes = await Self.query(base, "stream_search_keystrokes_total")
+      let held = await Self.query(base, "stream_search_shards_held")
+      let read =
+        Set(up.filter { $0.value == "1" }.map(\.instance)) == [serve.address, workerAddress]
+        && keystrokes.contains(where: { $0 == (serve.address, "1") })
+        && held.contains(where: { $0 == (workerAddress, "2") })
+      return read ? true : nil
+    }
     #expect(scraped == true, "Prometheus never read both targets: \(server.errorLines.suffix(5))")
     _ = await serve.stop()
   }

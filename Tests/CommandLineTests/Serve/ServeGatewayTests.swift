@@ -85,18 +85,13 @@ import Testing
     #expect(try await Curl.get("http://\(second.address)/search?q=a&limit=1").status == 400)
 
     // Each closed socket cleared its field: the worker committed a `cleared` for both sessions.
-    let cleared = await resultOf(
-      {
-        while true {
-          let events = try? await Subprocess.run(
-            toolBinary(), arguments: ["events", "--redis", redis.url, "--redis-prefix", "gw"])
-          let lines = events?.stdout.split(separator: "\n") ?? []
-          if lines.filter({ $0.contains(#""type":"cleared""#) && $0.contains(#""session":"gw-"#) }).count >= 2 {
-            return true
-          }
-          try? await Task.sleep(for: .milliseconds(200))
-        }
-      }, within: hangBound)
+    let cleared = await poll(every: .milliseconds(200)) { () async -> Bool? in
+      let events = try? await Subprocess.run(
+        toolBinary(), arguments: ["events", "--redis", redis.url, "--redis-prefix", "gw"])
+      let lines = events?.stdout.split(separator: "\n") ?? []
+      return lines.filter { $0.contains(#""type":"cleared""#) && $0.contains(#""session":"gw-"#) }.count >= 2
+        ? true : nil
+    }
     #expect(cleared == true)
     let metrics = try await Curl.get("http://\(first.address)/metrics")
     // "taylor" typed key by key, and the clear of the closed socket.
@@ -115,10 +110,9 @@ import Testing
     let base = "http://\(server.address)"
     #expect(try await Curl.get(base + "/healthz") == (200, "ok\n"))
     redis.kill()
-    let unhealthy: Void? = await resultOf(
-      {
-        while (try? await Curl.get(base + "/healthz"))?.status != 503 { try? await Task.sleep(for: .milliseconds(100)) }
-      }, within: hangBound)
+    let unhealthy: Void? = await poll(every: .milliseconds(100)) {
+      (try? await Curl.get(base + "/healthz"))?.status == 503 ? () : nil
+    }
     #expect(unhealthy != nil)
     let refused = try await Curl.get(base + "/search?q=taylor")
     #expect(refused.status == 503 && refused.body.contains("unreachable"), "\(refused)")
@@ -137,10 +131,9 @@ import Testing
       python, arguments: ["-c", script, server.address, String(hangBound.components.seconds)])
     #expect(closed.stdout.hasPrefix("1013 Redis at redis://127.0.0.1:\(redis.port) is unreachable"), "\(closed)")
     try await redis.restart()
-    let healthy: Void? = await resultOf(
-      {
-        while (try? await Curl.get(base + "/healthz"))?.status != 200 { try? await Task.sleep(for: .milliseconds(100)) }
-      }, within: hangBound)
+    let healthy: Void? = await poll(every: .milliseconds(100)) {
+      (try? await Curl.get(base + "/healthz"))?.status == 200 ? () : nil
+    }
     #expect(healthy != nil)
     let (exit, _) = await server.stop(SIGINT)
     #expect(exit == ChildExit(status: 130, signaled: false))

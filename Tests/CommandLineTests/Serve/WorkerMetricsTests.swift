@@ -31,13 +31,10 @@ import Testing
 
   /// Polls `/metrics` until `condition` holds for its text; the last text read.
   static func metrics(at address: String, until condition: @escaping @Sendable (String) -> Bool) async -> String? {
-    await resultOf(
-      {
-        while true {
-          if let text = try? await Curl.get("http://\(address)/metrics").body, condition(text) { return text }
-          try? await Task.sleep(for: .milliseconds(200))
-        }
-      }, within: hangBound)
+    await poll(every: .milliseconds(200)) {
+      guard let text = try? await Curl.get("http://\(address)/metrics").body, condition(text) else { return nil }
+      return text
+    }
   }
 
   @Test(needsRedisAndCurl) func aWorkerServesItsMetricsAndHealth() async throws {

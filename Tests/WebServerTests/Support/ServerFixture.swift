@@ -52,11 +52,5 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
 /// Waits (bounded) until `condition` holds, checking after each short real-time pause: for a
 /// state of the server a test cannot be told of, such as its connection count.
 func eventually(within bound: Duration = hangBound, _ condition: @Sendable () -> Bool) async -> Bool {
-  let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: bound)
-  while clock.now < deadline {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(5))
-  }
-  return condition()
+  await poll(every: .milliseconds(5), within: bound) { condition() ? true : nil } ?? false
 }

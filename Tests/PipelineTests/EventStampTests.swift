@@ -37,4 +37,16 @@ import Testing
     #expect(JSONLinesEncoder.restamping(Array(#"{"type":"search","seq":x"#.utf8), seq: 1) == nil)
     #expect(JSONLinesEncoder.restamping([], seq: 1) == nil)
   }
+
+  @Test(arguments: ["u1", #"a "quoted", \ session"#, "ünï"])
+  func theSessionIsLeftOutOnlyWhenAsked(session: String) throws {
+    let kind = SearchEvent.Kind.search(term: #","session":"x""#)
+    let stored = encoded(SearchEvent(seq: 0, atMilliseconds: 0, session: session, kind: kind))
+    let expected = encoded(SearchEvent(seq: 3, atMilliseconds: 4, session: nil, kind: kind))
+    #expect(JSONLinesEncoder.restamping(stored, seq: 3, atMilliseconds: 4, withoutSession: true) == expected)
+    let kept = encoded(SearchEvent(seq: 3, atMilliseconds: 4, session: session, kind: kind))
+    #expect(JSONLinesEncoder.restamping(stored, seq: 3, atMilliseconds: 4) == kept)
+    let unnamed = encoded(SearchEvent(seq: 0, atMilliseconds: 0, session: nil, kind: kind))
+    #expect(JSONLinesEncoder.restamping(unnamed, seq: 3, atMilliseconds: 4, withoutSession: true) == expected)
+  }
 }

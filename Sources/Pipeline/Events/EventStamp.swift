@@ -7,8 +7,12 @@ extension JSONLinesEncoder {
   /// `json`, one event's object as this encoder writes it (with or without its newline), with
   /// its `seq` and `at_ms` replaced by those given (nil: kept as they are); nil when `json` does
   /// not begin as this encoder begins an event. `{"type":"search","seq":0,"at_ms":5,"term":"a"}`
-  /// with `seq` 7 is `{"type":"search","seq":7,"at_ms":5,"term":"a"}`.
-  package static func restamping(_ json: [UInt8], seq: Int? = nil, atMilliseconds: Int64? = nil) -> [UInt8]? {
+  /// with `seq` 7 is `{"type":"search","seq":7,"at_ms":5,"term":"a"}`. With `withoutSession`,
+  /// the `session` field (which the encoder writes right after the stamp) is left out: the event
+  /// as a connection that is itself the session receives it.
+  package static func restamping(
+    _ json: [UInt8], seq: Int? = nil, atMilliseconds: Int64? = nil, withoutSession: Bool = false
+  ) -> [UInt8]? {
     guard let stamp = EventStampLayout(json) else { return nil }
     var output: [UInt8] = []
     output.reserveCapacity(json.count + 40)
@@ -16,7 +20,9 @@ extension JSONLinesEncoder {
     if let seq { output += Array(String(seq).utf8) } else { output += json[stamp.seq] }
     output += json[stamp.seq.upperBound..<stamp.atMilliseconds.lowerBound]
     if let atMilliseconds { output += Array(String(atMilliseconds).utf8) } else { output += json[stamp.atMilliseconds] }
-    output += json[stamp.atMilliseconds.upperBound...]
+    let rest =
+      withoutSession ? stamp.session?.upperBound ?? stamp.atMilliseconds.upperBound : stamp.atMilliseconds.upperBound
+    output += json[rest...]
     return output
   }
 }
@@ -26,6 +32,8 @@ extension JSONLinesEncoder {
 private struct EventStampLayout {
   let seq: Range<Int>
   let atMilliseconds: Range<Int>
+  /// `,"session":"…"` right after `at_ms`, when the event has a session.
+  let session: Range<Int>?
 
   init?(_ json: [UInt8]) {
     var index = 0
@@ -50,5 +58,22 @@ private struct EventStampLayout {
     guard expect("\",\"seq\":"), let seq = integer(), expect(",\"at_ms\":"), let at = integer() else { return nil }
     self.seq = seq
     atMilliseconds = at
+    let sessionStart = index
+    session = expect(",\"session\":\"") && Self.skipString(json, from: &index) ? sessionStart..<index : nil
+  }
+
+  /// Moves `index` past the rest of a JSON string whose opening quote is behind it (escapes
+  /// included); false when the string does not end.
+  private static func skipString(_ json: [UInt8], from index: inout Int) -> Bool {
+    while index < json.count {
+      switch json[index] {
+      case UInt8(ascii: "\\"): index += 2
+      case UInt8(ascii: "\""):
+        index += 1
+        return true
+      default: index += 1
+      }
+    }
+    return false
   }
 }

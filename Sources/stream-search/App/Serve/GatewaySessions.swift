@@ -100,29 +100,18 @@ final class GatewaySessions: Sendable {
     }
     switch route {
     case .socket(let socket, let seq):
-      let bytes = Self.restamped(json, session: session, seq: seq, atMilliseconds: now)
+      let bytes = Self.restamped(json, seq: seq, atMilliseconds: now)
       _ = socket.send(String(decoding: bytes, as: UTF8.self))
     case .search(let continuation):
-      continuation.resume(returning: Self.restamped(json, session: session, seq: 1, atMilliseconds: now))
+      continuation.resume(returning: Self.restamped(json, seq: 1, atMilliseconds: now))
     case nil:
       break
     }
   }
 
-  /// `json` with `seq` and `at_ms` replaced and its `session` field (the first after them, as the
-  /// encoder writes it) taken out.
-  static func restamped(_ json: [UInt8], session: String, seq: Int, atMilliseconds: Int64) -> [UInt8] {
-    var bytes = JSONLinesEncoder.restamping(json, seq: seq, atMilliseconds: atMilliseconds) ?? json
-    let field = Array(#","session":"\#(session)""#.utf8)
-    if let start = firstIndex(of: field, in: bytes) { bytes.removeSubrange(start..<(start + field.count)) }
-    return bytes
-  }
-
-  private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
-    guard !needle.isEmpty, bytes.count >= needle.count else { return nil }
-    for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-      if bytes[start..<(start + needle.count)].elementsEqual(needle) { return start }
-    }
-    return nil
+  /// `json` with `seq` and `at_ms` replaced and its `session` field taken out, by the encoder
+  /// that wrote it.
+  static func restamped(_ json: [UInt8], seq: Int, atMilliseconds: Int64) -> [UInt8] {
+    JSONLinesEncoder.restamping(json, seq: seq, atMilliseconds: atMilliseconds, withoutSession: true) ?? json
   }
 }
